@@ -1,0 +1,10 @@
+//! `spider analyze` (not built yet).
+
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("`spider analyze` is not built yet")
+}

@@ -1,0 +1,10 @@
+//! `spider check` (not built yet).
+
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("`spider check` is not built yet")
+}

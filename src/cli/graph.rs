@@ -1,0 +1,10 @@
+//! `spider graph` (not built yet).
+
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("`spider graph` is not built yet")
+}

@@ -1,0 +1,1 @@
+//! deal (being built).

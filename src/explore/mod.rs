@@ -1,0 +1,1 @@
+//! explore (being built).

@@ -1,0 +1,1 @@
+//! puzzles (being built).
