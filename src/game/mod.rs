@@ -1,4 +1,25 @@
-//! The rules of Spider (being built).
+//! The rules of Spider, in one place.
+//!
+//! A [`Game`] holds what never changes during play: the face-down cards
+//! (they never move, so a position only needs to know how many are left on
+//! each pile), the stock rows, the rules and the suit count. A [`Position`]
+//! holds what play changes: face-up cards, face-down counts, rows dealt, runs
+//! removed. [`Game::moves`] lists the legal moves of a position and
+//! [`Game::apply`] plays one, with the automatic turn-up of an uncovered
+//! face-down card and the automatic removal of a completed K..A run.
+//!
+//! A move that turns up an `XX` card (a face-down card or a stock card whose
+//! face is not known) is a *reveal*: the resulting position holds an unknown
+//! face-up card, [`Step::reveals`] says which slots turned up, and the
+//! position has no moves (nothing is known beyond it).
+
+mod packed;
+mod position;
+mod replay;
+
+pub use packed::PackedPosition;
+pub use position::{Game, IllegalMove, Position, Reveals, Step};
+pub use replay::{MoveListError, ReplayError, Token, WrittenMove, parse_moves, replay};
 
 use std::fmt;
 
@@ -20,3 +41,15 @@ impl fmt::Display for Move {
         }
     }
 }
+
+/// Writes a line of moves in the compact form, tokens separated by spaces.
+pub fn compact_line(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(Move::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,609 @@
+//! Positions, legal moves and how a move changes a position.
+
+use std::fmt;
+
+use crate::cards::{Card, CardSlot, KING, SuitCount};
+use crate::deal::{DECK_CARDS, Deal, PILES, Place, Rules, ShapeError, StockRow};
+
+use super::Move;
+
+/// The face of a turned-up `XX` card in a position: known to be there, not
+/// known what it is.
+const UNKNOWN_FACE: u8 = Card::DISTINCT as u8;
+
+/// Runs of a suit in two decks: the game is won when this many are removed.
+pub const RUNS_TO_WIN: u8 = 8;
+
+/// What play changes: face-up cards, face-down counts, rows dealt, runs
+/// removed.
+///
+/// The face-up cards of all piles sit in one array, pile 1's first, each
+/// pile bottom first. Entries past the last face-up card are always zero, so
+/// equal positions are equal byte for byte (and the derived `Eq` and `Hash`
+/// are exact).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Stock rows dealt since the deal file's position.
+    dealt: u8,
+    /// K..A runs removed, including those the deal file says were removed.
+    removed: u8,
+    /// Face-down cards left on each pile.
+    down: [u8; PILES],
+    /// Face-up cards on each pile.
+    up: [u8; PILES],
+    /// Face-up cards: a card index `0..52`, or [`UNKNOWN_FACE`].
+    cards: [u8; DECK_CARDS],
+}
+
+impl Position {
+    fn start_of(&self, pile: usize) -> usize {
+        self.up[..pile].iter().map(|&n| n as usize).sum()
+    }
+
+    fn total_up(&self) -> usize {
+        self.up.iter().map(|&n| n as usize).sum()
+    }
+
+    fn face_up_raw(&self, pile: usize) -> &[u8] {
+        let start = self.start_of(pile);
+        &self.cards[start..start + self.up[pile] as usize]
+    }
+
+    /// The face-up cards of `pile` (0-based), bottom first; `None` for an
+    /// unknown card that a reveal turned up.
+    pub fn face_up(&self, pile: usize) -> impl Iterator<Item = Option<Card>> + '_ {
+        self.face_up_raw(pile).iter().map(|&c| face(c))
+    }
+
+    /// Face-down cards left on `pile` (0-based).
+    pub fn face_down_count(&self, pile: usize) -> usize {
+        self.down[pile] as usize
+    }
+
+    /// Whether `pile` (0-based) holds no card at all.
+    pub fn is_empty_pile(&self, pile: usize) -> bool {
+        self.up[pile] == 0 && self.down[pile] == 0
+    }
+
+    /// Stock rows dealt since the deal file's position.
+    pub fn rows_dealt(&self) -> usize {
+        self.dealt as usize
+    }
+
+    /// K..A runs removed so far (including those the deal started with).
+    pub fn runs_removed(&self) -> usize {
+        self.removed as usize
+    }
+
+    /// Whether all eight runs are removed.
+    pub fn is_won(&self) -> bool {
+        self.removed == RUNS_TO_WIN
+    }
+
+    /// Whether an unknown card is face up: the position was reached by a
+    /// reveal and nothing is known beyond it.
+    pub fn is_reveal(&self) -> bool {
+        self.cards[..self.total_up()].contains(&UNKNOWN_FACE)
+    }
+
+    /// Face-down cards left on the table.
+    pub fn face_down_total(&self) -> usize {
+        self.down.iter().map(|&n| n as usize).sum()
+    }
+
+    /// Face-up cards on the table.
+    pub fn face_up_total(&self) -> usize {
+        self.total_up()
+    }
+
+    /// Raw parts for the packed form: rows dealt, runs removed, face-down
+    /// counts, face-up counts and face-up bytes.
+    pub(super) fn parts(&self) -> (u8, u8, &[u8; PILES], &[u8; PILES], &[u8]) {
+        (
+            self.dealt,
+            self.removed,
+            &self.down,
+            &self.up,
+            &self.cards[..self.total_up()],
+        )
+    }
+
+    /// Rebuilds a position from the parts [`Position::parts`] gives.
+    pub(super) fn from_parts(
+        dealt: u8,
+        removed: u8,
+        down: [u8; PILES],
+        up: [u8; PILES],
+        face_up: &[u8],
+    ) -> Option<Position> {
+        let total: usize = up.iter().map(|&n| n as usize).sum();
+        if total != face_up.len() || total > DECK_CARDS || face_up.iter().any(|&c| c > UNKNOWN_FACE)
+        {
+            return None;
+        }
+        let mut cards = [0; DECK_CARDS];
+        cards[..total].copy_from_slice(face_up);
+        Some(Position {
+            dealt,
+            removed,
+            down,
+            up,
+            cards,
+        })
+    }
+
+    /// The top card of `pile`, if it has a known one.
+    fn top(&self, pile: usize) -> Option<u8> {
+        let n = self.up[pile] as usize;
+        (n > 0).then(|| self.cards[self.start_of(pile) + n - 1])
+    }
+
+    /// How many cards on top of `pile` form a same-suit run descending by
+    /// one (0 for an empty pile).
+    pub fn run_length(&self, pile: usize) -> usize {
+        let cards = self.face_up_raw(pile);
+        let Some(&top) = cards.last() else { return 0 };
+        if top == UNKNOWN_FACE {
+            return 0;
+        }
+        let mut length = 1;
+        for pair in cards.windows(2).rev() {
+            let (below, above) = (pair[0], pair[1]);
+            if below == UNKNOWN_FACE
+                || !Card::from_index(above).continues_run(Card::from_index(below))
+            {
+                break;
+            }
+            length += 1;
+        }
+        length
+    }
+
+    /// Removes the top `count` cards of `pile` and returns them, bottom first.
+    fn take(&mut self, pile: usize, count: usize) -> ([u8; 13], usize) {
+        debug_assert!(count <= 13 && count <= self.up[pile] as usize);
+        let total = self.total_up();
+        let end = self.start_of(pile) + self.up[pile] as usize;
+        let mut run = [0; 13];
+        run[..count].copy_from_slice(&self.cards[end - count..end]);
+        self.cards.copy_within(end..total, end - count);
+        self.cards[total - count..total].fill(0);
+        self.up[pile] -= count as u8;
+        (run, count)
+    }
+
+    /// Puts `cards` (bottom first) on top of `pile`.
+    fn put(&mut self, pile: usize, cards: &[u8]) {
+        let total = self.total_up();
+        let end = self.start_of(pile) + self.up[pile] as usize;
+        self.cards.copy_within(end..total, end + cards.len());
+        self.cards[end..end + cards.len()].copy_from_slice(cards);
+        self.up[pile] += cards.len() as u8;
+    }
+
+    /// Whether the top 13 cards of `pile` are K..A of one suit.
+    fn has_complete_run(&self, pile: usize) -> bool {
+        let cards = self.face_up_raw(pile);
+        if cards.len() < 13 {
+            return false;
+        }
+        let run = &cards[cards.len() - 13..];
+        run[0] != UNKNOWN_FACE
+            && Card::from_index(run[0]).rank() == KING
+            && run.windows(2).all(|pair| pair[1] + 1 == pair[0])
+    }
+}
+
+fn face(byte: u8) -> Option<Card> {
+    (byte != UNKNOWN_FACE).then(|| Card::from_index(byte))
+}
+
+fn slot_face(slot: CardSlot) -> u8 {
+    match slot {
+        CardSlot::Known(card) => card.index(),
+        CardSlot::Unknown => UNKNOWN_FACE,
+    }
+}
+
+/// The `XX` slots a step turned up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Reveals {
+    /// Bit `p`: pile `p` turned up an unknown face-down card.
+    turned_up: u16,
+    /// Bit `p`: the deal gave pile `p` an unknown stock card.
+    dealt: u16,
+}
+
+impl Reveals {
+    /// Whether nothing unknown turned up.
+    pub fn is_empty(&self) -> bool {
+        self.turned_up == 0 && self.dealt == 0
+    }
+}
+
+/// The result of playing a move: the new position and the `XX` slots it
+/// turned up (if any, the position is a reveal).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Step {
+    pub position: Position,
+    pub reveals: Reveals,
+}
+
+/// Why a move is not legal in a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    #[error("there is no pile {0} (piles are 1 to 10)")]
+    NoSuchPile(usize),
+    #[error("a pile cannot move onto itself")]
+    SamePile,
+    #[error("pile {0} is empty")]
+    EmptySource(usize),
+    #[error("a move takes at least one card")]
+    NoCards,
+    #[error(
+        "the top {count} cards of pile {pile} are not a same-suit run descending by one (its run is {run} long)"
+    )]
+    NotARun {
+        pile: usize,
+        count: usize,
+        run: usize,
+    },
+    #[error("{card} cannot go on {target}: it needs a card one rank higher or an empty pile")]
+    DoesNotFit { card: String, target: String },
+    #[error("pile {pile} has no card one rank above {target} in its run to move onto {target}")]
+    NoMatchingRun { pile: usize, target: String },
+    #[error("the stock is empty")]
+    StockEmpty,
+    #[error("no deal while a pile is empty under standard rules (pile {0} is empty)")]
+    DealOntoEmpty(usize),
+    #[error("the game is over: all eight runs are removed")]
+    GameOver,
+    #[error("an unknown card is face up (a reveal): nothing is known beyond it")]
+    BeyondReveal,
+}
+
+/// What never changes during play: face-down cards, stock rows, rules and
+/// suit count; and the starting position.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    suits: SuitCount,
+    /// Each pile's face-down cards as the deal gives them, bottom first.
+    face_down: Vec<Vec<CardSlot>>,
+    stock: Vec<StockRow>,
+    start: Position,
+    start_reveals: Reveals,
+}
+
+impl Game {
+    /// The game a deal file describes. A completed K..A run lying on top of
+    /// a pile in the file is removed at once, as play would have done.
+    pub fn new(deal: &Deal) -> Result<Game, ShapeError> {
+        deal.validate()?;
+        let mut start = Position {
+            dealt: 0,
+            removed: deal.removed.len() as u8,
+            down: [0; PILES],
+            up: [0; PILES],
+            cards: [0; DECK_CARDS],
+        };
+        for (p, pile) in deal.piles.iter().enumerate() {
+            start.down[p] = pile.face_down.len() as u8;
+            let faces: Vec<u8> = pile.face_up.iter().map(|c| c.index()).collect();
+            start.put(p, &faces);
+        }
+        let mut game = Game {
+            rules: deal.rules,
+            suits: deal.suits,
+            face_down: deal.piles.iter().map(|p| p.face_down.clone()).collect(),
+            stock: deal.stock.clone(),
+            start: start.clone(),
+            start_reveals: Reveals::default(),
+        };
+        let mut reveals = Reveals::default();
+        for pile in 0..PILES {
+            game.settle(&mut start, pile, &mut reveals);
+        }
+        game.start = start;
+        game.start_reveals = reveals;
+        Ok(game)
+    }
+
+    /// The starting position.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// Unknown cards turned up while setting up the start (a file whose
+    /// completed run, removed at once, uncovered an `XX`).
+    pub fn start_reveals(&self) -> Reveals {
+        self.start_reveals
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    pub fn suits(&self) -> SuitCount {
+        self.suits
+    }
+
+    /// Stock rows the deal file gives.
+    pub fn stock_rows(&self) -> usize {
+        self.stock.len()
+    }
+
+    /// Stock rows still to deal in `position`.
+    pub fn rows_left(&self, position: &Position) -> usize {
+        self.stock.len() - position.dealt as usize
+    }
+
+    /// The places of the `XX` slots a step turned up, given the position it
+    /// led to.
+    pub fn revealed_places(&self, step: &Step) -> Vec<Place> {
+        let mut places = Vec::new();
+        for pile in 0..PILES {
+            if step.reveals.turned_up & (1 << pile) != 0 {
+                places.push(Place::FaceDown {
+                    pile: pile + 1,
+                    index: step.position.down[pile] as usize + 1,
+                });
+            }
+            if step.reveals.dealt & (1 << pile) != 0 {
+                places.push(Place::Stock {
+                    row: step.position.dealt as usize,
+                    pile: pile + 1,
+                });
+            }
+        }
+        places
+    }
+
+    /// Appends every legal move of `position` to `out`: every run on top of a
+    /// pile onto every pile whose top card is one rank higher, or onto every
+    /// empty pile; and the deal, when the stock has a row and the rules allow
+    /// it. A won position or a reveal has no moves.
+    pub fn moves(&self, position: &Position, out: &mut Vec<Move>) {
+        if position.is_won() || position.is_reveal() {
+            return;
+        }
+        let mut tops = [None::<u8>; PILES];
+        let mut any_empty = false;
+        for (pile, top) in tops.iter_mut().enumerate() {
+            *top = position.top(pile);
+            any_empty |= position.is_empty_pile(pile);
+        }
+        for from in 0..PILES {
+            let run = position.run_length(from);
+            if run == 0 {
+                continue;
+            }
+            let cards = position.face_up_raw(from);
+            for count in 1..=run {
+                let deepest = Card::from_index(cards[cards.len() - count]);
+                for (to, &top) in tops.iter().enumerate() {
+                    if to == from {
+                        continue;
+                    }
+                    let fits = match top {
+                        None => position.is_empty_pile(to),
+                        Some(top) => {
+                            top != UNKNOWN_FACE
+                                && Card::from_index(top).rank() == deepest.rank() + 1
+                        }
+                    };
+                    if fits {
+                        out.push(Move::Shift {
+                            from: from as u8,
+                            to: to as u8,
+                            count: count as u8,
+                        });
+                    }
+                }
+            }
+        }
+        if self.rows_left(position) > 0 && (self.rules == Rules::Relaxed || !any_empty) {
+            out.push(Move::Deal);
+        }
+    }
+
+    /// Whether `mv` is legal in `position`, and if not, why.
+    pub fn check(&self, position: &Position, mv: Move) -> Result<(), IllegalMove> {
+        if position.is_won() {
+            return Err(IllegalMove::GameOver);
+        }
+        if position.is_reveal() {
+            return Err(IllegalMove::BeyondReveal);
+        }
+        match mv {
+            Move::Deal => {
+                if self.rows_left(position) == 0 {
+                    return Err(IllegalMove::StockEmpty);
+                }
+                if self.rules == Rules::Standard
+                    && let Some(pile) = (0..PILES).find(|&p| position.is_empty_pile(p))
+                {
+                    return Err(IllegalMove::DealOntoEmpty(pile + 1));
+                }
+                Ok(())
+            }
+            Move::Shift { from, to, count } => {
+                let (from, to, count) = (from as usize, to as usize, count as usize);
+                for pile in [from, to] {
+                    if pile >= PILES {
+                        return Err(IllegalMove::NoSuchPile(pile + 1));
+                    }
+                }
+                if from == to {
+                    return Err(IllegalMove::SamePile);
+                }
+                if count == 0 {
+                    return Err(IllegalMove::NoCards);
+                }
+                let run = position.run_length(from);
+                if run == 0 {
+                    return Err(IllegalMove::EmptySource(from + 1));
+                }
+                if count > run {
+                    return Err(IllegalMove::NotARun {
+                        pile: from + 1,
+                        count,
+                        run,
+                    });
+                }
+                let cards = position.face_up_raw(from);
+                let deepest = Card::from_index(cards[cards.len() - count]);
+                match position.top(to) {
+                    None => Ok(()),
+                    Some(top) if Card::from_index(top).rank() == deepest.rank() + 1 => Ok(()),
+                    Some(top) => Err(IllegalMove::DoesNotFit {
+                        card: deepest.to_string(),
+                        target: Card::from_index(top).to_string(),
+                    }),
+                }
+            }
+        }
+    }
+
+    /// For the compact token `F-T` (no count): how many cards of `from`'s
+    /// run go onto `to`'s top card.
+    pub fn count_for(
+        &self,
+        position: &Position,
+        from: usize,
+        to: usize,
+    ) -> Result<u8, IllegalMove> {
+        for pile in [from, to] {
+            if pile >= PILES {
+                return Err(IllegalMove::NoSuchPile(pile + 1));
+            }
+        }
+        let Some(top) = position.top(to) else {
+            return Err(IllegalMove::DoesNotFit {
+                card: "a run".into(),
+                target: format!("empty pile {} without a count (write F-T/K)", to + 1),
+            });
+        };
+        if top == UNKNOWN_FACE {
+            return Err(IllegalMove::BeyondReveal);
+        }
+        let target = Card::from_index(top);
+        let cards = position.face_up_raw(from);
+        let run = position.run_length(from);
+        (1..=run)
+            .find(|&count| Card::from_index(cards[cards.len() - count]).rank() + 1 == target.rank())
+            .map(|count| count as u8)
+            .ok_or(IllegalMove::NoMatchingRun {
+                pile: from + 1,
+                target: target.to_string(),
+            })
+    }
+
+    /// Plays `mv`, which must be legal ([`Game::moves`] or [`Game::check`]),
+    /// with the automatic turn-up and removal of completed runs.
+    pub fn apply(&self, position: &Position, mv: Move) -> Step {
+        debug_assert_eq!(self.check(position, mv), Ok(()), "{mv} is not legal");
+        let mut next = position.clone();
+        let mut reveals = Reveals::default();
+        match mv {
+            Move::Shift { from, to, count } => {
+                let (run, count) = next.take(from as usize, count as usize);
+                next.put(to as usize, &run[..count]);
+                self.settle(&mut next, from as usize, &mut reveals);
+                self.settle(&mut next, to as usize, &mut reveals);
+            }
+            Move::Deal => {
+                let row = self.stock[next.dealt as usize];
+                next.dealt += 1;
+                for (pile, &slot) in row.iter().enumerate() {
+                    next.put(pile, &[slot_face(slot)]);
+                    if slot == CardSlot::Unknown {
+                        reveals.dealt |= 1 << pile;
+                    }
+                }
+                for pile in 0..PILES {
+                    self.settle(&mut next, pile, &mut reveals);
+                }
+            }
+        }
+        Step {
+            position: next,
+            reveals,
+        }
+    }
+
+    /// Removes a completed run from the top of `pile`, and turns up the top
+    /// face-down card when no face-up card is left.
+    fn settle(&self, position: &mut Position, pile: usize, reveals: &mut Reveals) {
+        if position.has_complete_run(pile) {
+            position.take(pile, 13);
+            position.removed += 1;
+        }
+        if position.up[pile] == 0 && position.down[pile] > 0 {
+            position.down[pile] -= 1;
+            let slot = self.face_down[pile][position.down[pile] as usize];
+            if slot == CardSlot::Unknown {
+                reveals.turned_up |= 1 << pile;
+            }
+            position.put(pile, &[slot_face(slot)]);
+        }
+    }
+
+    /// The move for people: `8♥ 7♥ from pile 3 onto 9♠ on pile 5`.
+    pub fn describe(&self, position: &Position, mv: Move) -> String {
+        match mv {
+            Move::Deal => format!(
+                "deal a row ({} left after this one)",
+                self.rows_left(position).saturating_sub(1)
+            ),
+            Move::Shift { from, to, count } => {
+                let cards = position.face_up_raw(from as usize);
+                let moved: Vec<String> = cards[cards.len().saturating_sub(count as usize)..]
+                    .iter()
+                    .map(|&c| face(c).map_or("XX".into(), Card::pretty))
+                    .collect();
+                let target = match position.top(to as usize) {
+                    Some(top) => format!(
+                        "onto {} on pile {}",
+                        face(top).map_or("XX".into(), Card::pretty),
+                        to + 1
+                    ),
+                    None => format!("to empty pile {}", to + 1),
+                };
+                format!("{} from pile {} {}", moved.join(" "), from + 1, target)
+            }
+        }
+    }
+}
+
+impl fmt::Display for Position {
+    /// The table for people: one line per pile, `##` for a face-down card,
+    /// `??` for an unknown face-up card.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "rows dealt: {}   runs removed: {}",
+            self.dealt, self.removed
+        )?;
+        for pile in 0..PILES {
+            write!(f, "{:>2}:", pile + 1)?;
+            for _ in 0..self.down[pile] {
+                f.write_str(" ##")?;
+            }
+            for card in self.face_up(pile) {
+                match card {
+                    Some(card) => write!(f, " {}", card.pretty())?,
+                    None => f.write_str(" ??")?,
+                }
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
