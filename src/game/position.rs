@@ -11,6 +11,26 @@ use super::Move;
 /// known what it is.
 const UNKNOWN_FACE: u8 = Card::DISTINCT as u8;
 
+/// Two hashers with fixed, unrelated seeds: the same position has the same
+/// fingerprint in every run.
+static FINGERPRINT_SEEDS: std::sync::LazyLock<[ahash::RandomState; 2]> =
+    std::sync::LazyLock::new(|| {
+        [
+            ahash::RandomState::with_seeds(
+                0x243f_6a88_85a3_08d3,
+                0x1319_8a2e_0370_7344,
+                0xa409_3822_299f_31d0,
+                0x082e_fa98_ec4e_6c89,
+            ),
+            ahash::RandomState::with_seeds(
+                0x4528_21e6_38d0_1377,
+                0xbe54_66cf_34e9_0c6c,
+                0xc0ac_29b7_c97c_50dd,
+                0x3f84_d5b5_b547_0917,
+            ),
+        ]
+    });
+
 /// Runs of a suit in two decks: the game is won when this many are removed.
 pub const RUNS_TO_WIN: u8 = 8;
 
@@ -96,6 +116,24 @@ impl Position {
         self.total_up()
     }
 
+    /// A 128-bit fingerprint of the position, for deduplication: two
+    /// independent 64-bit hashes of the position's bytes. Positions that
+    /// differ collide with odds about 2^-128 per pair: among a billion
+    /// stored positions the chance that any two collide is below 10^-20.
+    pub fn fingerprint(&self) -> u128 {
+        use std::hash::{BuildHasher, Hasher};
+        let total = self.total_up();
+        let hash = |state: &ahash::RandomState| {
+            let mut hasher = state.build_hasher();
+            hasher.write(&[self.dealt, self.removed]);
+            hasher.write(&self.down);
+            hasher.write(&self.up);
+            hasher.write(&self.cards[..total]);
+            hasher.finish()
+        };
+        (hash(&FINGERPRINT_SEEDS[0]) as u128) << 64 | hash(&FINGERPRINT_SEEDS[1]) as u128
+    }
+
     /// Raw parts for the packed form: rows dealt, runs removed, face-down
     /// counts, face-up counts and face-up bytes.
     pub(super) fn parts(&self) -> (u8, u8, &[u8; PILES], &[u8; PILES], &[u8]) {
@@ -136,6 +174,21 @@ impl Position {
     fn top(&self, pile: usize) -> Option<u8> {
         let n = self.up[pile] as usize;
         (n > 0).then(|| self.cards[self.start_of(pile) + n - 1])
+    }
+
+    /// Face-up cards on `pile` (0-based).
+    pub fn face_up_count(&self, pile: usize) -> usize {
+        self.up[pile] as usize
+    }
+
+    /// The face-up card `depth` cards below the top of `pile` (0 is the top
+    /// card); `None` past the face-up cards or for an unknown card.
+    pub fn card_from_top(&self, pile: usize, depth: usize) -> Option<Card> {
+        let n = self.up[pile] as usize;
+        if depth >= n {
+            return None;
+        }
+        face(self.cards[self.start_of(pile) + n - 1 - depth])
     }
 
     /// How many cards on top of `pile` form a same-suit run descending by

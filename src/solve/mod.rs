@@ -1,18 +1,47 @@
-//! The Spider solver (being built): decides a deal.
+//! The Spider solver: decides whether a deal can be won, and how.
+//!
+//! [`analyze`] runs a few quick *probe* passes that look for a win along the
+//! most promising lines, then an *exhaustive* pass that examines every
+//! reachable position (see [`search`] for the stages, the passes and why the
+//! exhaustive pass keeps every win). A winning line is replayed through the
+//! rules before it is returned; one that fails is an internal error, never a
+//! win. Unknown (`XX`) cards end the search where they would turn up;
+//! [`completions`] decides every way to fill them.
+
+pub mod completions;
+mod heuristic;
+mod search;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::deal::Deal;
-use crate::game::Move;
+use crate::deal::{Deal, Place, ShapeError};
+use crate::game::{Game, Move};
+
+use search::{Outcome, Pass, Search};
+
+pub use heuristic::score;
 
 /// The answer for a deal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
+    /// A winning line was found, replayed and checked.
     Winnable,
+    /// Every reachable position was examined; none wins.
     Unwinnable,
+    /// A limit stopped the search, or the answer depends on unknown cards.
     Undecided,
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Verdict::Winnable => "winnable",
+            Verdict::Unwinnable => "unwinnable",
+            Verdict::Undecided => "undecided",
+        })
+    }
 }
 
 /// What may stop a search before it decides.
@@ -24,36 +53,204 @@ pub struct Limits {
     pub memory_limit: Option<u64>,
 }
 
-/// Which limit stopped an undecided search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+/// Why a search ended undecided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StopReason {
+    /// The position limit was reached.
     Positions,
+    /// The time limit was reached.
     Time,
+    /// The memory estimate reached its limit.
     Memory,
+    /// The search was cancelled (Ctrl-C).
     Cancelled,
+    /// Every position was examined without a win, but some lines turn up
+    /// unknown cards: the answer depends on what they are.
+    UnknownCards,
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StopReason::Positions => "the position limit was reached",
+            StopReason::Time => "the time limit was reached",
+            StopReason::Memory => "the memory limit was reached",
+            StopReason::Cancelled => "the search was interrupted",
+            StopReason::UnknownCards => {
+                "no win without turning up an unknown card: the answer depends on the XX cards (try --completions)"
+            }
+        })
+    }
+}
+
+/// Where a search stands, for progress displays.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Distinct positions examined so far.
+    pub positions: u64,
+    pub elapsed: Duration,
+    /// `probe` or `exhaustive`.
+    pub pass: &'static str,
+    /// Rows dealt in the position just examined.
+    pub stage: usize,
+    /// The most runs removed in any position so far.
+    pub best_runs_removed: usize,
+    /// The fewest face-down cards in any position so far.
+    pub fewest_face_down: usize,
 }
 
 /// The outcome of deciding one deal.
 #[derive(Clone, Debug)]
 pub struct Analysis {
     pub verdict: Verdict,
-    /// Set when the verdict is `Undecided`.
+    /// Why the verdict is `Undecided`.
     pub stopped_by: Option<StopReason>,
     /// The winning line, replayed and checked, when the verdict is `Winnable`.
     pub line: Option<Vec<Move>>,
-    /// Distinct positions examined.
+    /// Distinct positions examined, over all passes.
     pub positions: u64,
     pub elapsed: Duration,
+    /// The largest memory estimate of the search, in bytes.
+    pub peak_memory: u64,
+    /// Unknown slots the search turned up, with the length of the shortest
+    /// line it met that turns each up (the fewest moves within the stages it
+    /// explored; the `graph` command gives exact fewest moves for stage 0).
+    pub reveals: Vec<(Place, usize)>,
+    /// The pass that decided (`probe` or `exhaustive`), or was running when
+    /// a limit stopped the search.
+    pub pass: &'static str,
 }
 
-/// Decides a deal with no unknown cards (stub until the solver lands: always undecided).
-pub fn analyze(_deal: &Deal, _limits: &Limits, _cancel: &AtomicBool) -> Analysis {
-    Analysis {
-        verdict: Verdict::Undecided,
-        stopped_by: Some(StopReason::Cancelled),
-        line: None,
-        positions: 0,
-        elapsed: Duration::ZERO,
+impl Analysis {
+    /// Distinct positions examined per second.
+    pub fn positions_per_second(&self) -> f64 {
+        self.positions as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Why a deal could not be analyzed.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// The deal is not a position at all.
+    #[error(transparent)]
+    Shape(#[from] ShapeError),
+    /// The search produced a line that the rules reject: a bug, reported
+    /// instead of a false win.
+    #[error("internal error: the winning line found fails replay at move {index} ({mv}): {reason}")]
+    LineFailsReplay {
+        index: usize,
+        mv: Move,
+        reason: String,
+    },
+}
+
+/// The probe passes tried before the exhaustive pass: expansions per stage
+/// and how many positions of a stage to deal from.
+const PROBES: [Pass; 2] = [
+    Pass::Probe {
+        budget: 2_000,
+        width: 2,
+    },
+    Pass::Probe {
+        budget: 20_000,
+        width: 3,
+    },
+];
+
+/// Decides a deal. `XX` cards end the lines that would turn them up.
+pub fn analyze(deal: &Deal, limits: &Limits, cancel: &AtomicBool) -> Result<Analysis, SolveError> {
+    analyze_with_progress(deal, limits, cancel, &|_| {})
+}
+
+/// [`analyze`], calling `progress` now and then with where the search
+/// stands.
+pub fn analyze_with_progress(
+    deal: &Deal,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    progress: &dyn Fn(&Progress),
+) -> Result<Analysis, SolveError> {
+    let game = Game::new(deal)?;
+    let mut search = Search::new(&game, limits, cancel, progress);
+    let finish = |search: &Search, verdict, stopped_by, line: Option<Vec<Move>>| Analysis {
+        verdict,
+        stopped_by,
+        line,
+        positions: search.positions,
+        elapsed: search.elapsed(),
+        peak_memory: search.peak_memory,
+        reveals: search.reveals.iter().map(|(&p, &n)| (p, n)).collect(),
+        pass: search.pass_name,
+    };
+    if game.start().is_won() {
+        return Ok(finish(&search, Verdict::Winnable, None, Some(Vec::new())));
+    }
+    if game.start().is_reveal() {
+        return Ok(finish(
+            &search,
+            Verdict::Undecided,
+            Some(StopReason::UnknownCards),
+            None,
+        ));
+    }
+    for pass in PROBES.into_iter().chain([Pass::Exhaustive]) {
+        let outcome = search.run(pass);
+        match outcome {
+            Outcome::Won(line) => {
+                verify(&game, &line)?;
+                return Ok(finish(&search, Verdict::Winnable, None, Some(line)));
+            }
+            Outcome::Stopped => {
+                let reason = search.stopped;
+                return Ok(finish(&search, Verdict::Undecided, reason, None));
+            }
+            Outcome::Exhausted if pass == Pass::Exhaustive => {
+                return Ok(if search.reveals.is_empty() {
+                    finish(&search, Verdict::Unwinnable, None, None)
+                } else {
+                    finish(
+                        &search,
+                        Verdict::Undecided,
+                        Some(StopReason::UnknownCards),
+                        None,
+                    )
+                });
+            }
+            Outcome::Exhausted => {}
+        }
+    }
+    unreachable!("the exhaustive pass always decides or stops")
+}
+
+/// Replays a winning line through the rules: every move legal, the game won
+/// at the end.
+pub fn verify(game: &Game, line: &[Move]) -> Result<(), SolveError> {
+    let mut position = game.start().clone();
+    for (index, &mv) in line.iter().enumerate() {
+        game.check(&position, mv)
+            .map_err(|reason| SolveError::LineFailsReplay {
+                index: index + 1,
+                mv,
+                reason: reason.to_string(),
+            })?;
+        let step = game.apply(&position, mv);
+        if !step.reveals.is_empty() {
+            return Err(SolveError::LineFailsReplay {
+                index: index + 1,
+                mv,
+                reason: "it turns up an unknown card".into(),
+            });
+        }
+        position = step.position;
+    }
+    if position.is_won() {
+        Ok(())
+    } else {
+        Err(SolveError::LineFailsReplay {
+            index: line.len(),
+            mv: line.last().copied().unwrap_or(Move::Deal),
+            reason: "the line ends before the game is won".into(),
+        })
     }
 }

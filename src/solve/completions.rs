@@ -1,0 +1,164 @@
+//! Unknown cards: every way to fill the `XX` slots with the candidate cards
+//! (the cards the two-deck check finds missing), each decided on its own.
+
+use std::sync::atomic::AtomicBool;
+
+use rayon::prelude::*;
+
+use crate::cards::Card;
+use crate::deal::{Deal, Place};
+
+use super::{Analysis, Limits, SolveError, Verdict, analyze};
+
+/// One filling of the unknown slots and its verdict.
+#[derive(Clone, Debug)]
+pub struct Completion {
+    /// The card put in each unknown slot, in the order of
+    /// [`Deal::unknown_places`].
+    pub cards: Vec<Card>,
+    pub analysis: Analysis,
+}
+
+/// Every completion of a deal, decided.
+#[derive(Clone, Debug)]
+pub struct Completions {
+    /// The unknown slots, in the order the completions fill them.
+    pub slots: Vec<Place>,
+    pub completions: Vec<Completion>,
+}
+
+impl Completions {
+    /// How many completions have this verdict.
+    pub fn count(&self, verdict: Verdict) -> usize {
+        self.completions
+            .iter()
+            .filter(|c| c.analysis.verdict == verdict)
+            .count()
+    }
+}
+
+/// Why completions cannot be enumerated.
+#[derive(Debug, thiserror::Error)]
+pub enum CompletionError {
+    #[error(
+        "{slots} unknown slots but {candidates} candidate cards: the missing cards must fill the XX slots exactly (run `spider check`)"
+    )]
+    Mismatch { slots: usize, candidates: usize },
+    #[error("{count} completions is more than the limit of {limit}")]
+    TooMany { count: u128, limit: u128 },
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+/// Every distinct ordering of `candidates` (a multiset), in lexicographic
+/// order: with duplicate cards, orderings that differ only by swapping equal
+/// cards are one completion.
+pub fn distinct_orderings(candidates: &[Card]) -> Vec<Vec<Card>> {
+    let mut current = candidates.to_vec();
+    current.sort();
+    let mut all = vec![current.clone()];
+    // The next lexicographic permutation, until the last.
+    loop {
+        let Some(pivot) = (1..current.len())
+            .rev()
+            .find(|&i| current[i - 1] < current[i])
+        else {
+            return all;
+        };
+        let pivot = pivot - 1;
+        let successor = (pivot + 1..current.len())
+            .rev()
+            .find(|&j| current[j] > current[pivot])
+            .expect("a larger card exists after the pivot");
+        current.swap(pivot, successor);
+        current[pivot + 1..].reverse();
+        all.push(current.clone());
+    }
+}
+
+/// How many distinct orderings `candidates` has: n! / (k1! k2! ...).
+pub fn count_orderings(candidates: &[Card]) -> u128 {
+    let mut sorted = candidates.to_vec();
+    sorted.sort();
+    let mut count: u128 = 1;
+    let mut run = 0u128;
+    for (i, card) in sorted.iter().enumerate() {
+        run = if i > 0 && sorted[i - 1] == *card {
+            run + 1
+        } else {
+            1
+        };
+        count = count.saturating_mul(i as u128 + 1) / run;
+    }
+    count
+}
+
+/// Decides every completion of `deal` by `candidates`, in parallel (on the
+/// current rayon pool), each under `limits`. At most `max_completions` are
+/// enumerated.
+pub fn decide(
+    deal: &Deal,
+    candidates: &[Card],
+    limits: &Limits,
+    cancel: &AtomicBool,
+    max_completions: u128,
+    on_done: &(dyn Fn(&Completion) + Sync),
+) -> Result<Completions, CompletionError> {
+    let slots = deal.unknown_places();
+    if slots.len() != candidates.len() {
+        return Err(CompletionError::Mismatch {
+            slots: slots.len(),
+            candidates: candidates.len(),
+        });
+    }
+    let count = count_orderings(candidates);
+    if count > max_completions {
+        return Err(CompletionError::TooMany {
+            count,
+            limit: max_completions,
+        });
+    }
+    let completions = distinct_orderings(candidates)
+        .into_par_iter()
+        .map(|cards| {
+            let filled = deal.with_unknowns_filled(&cards)?;
+            let analysis = analyze(&filled, limits, cancel)?;
+            let completion = Completion { cards, analysis };
+            on_done(&completion);
+            Ok(completion)
+        })
+        .collect::<Result<Vec<_>, SolveError>>()?;
+    Ok(Completions { slots, completions })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(text: &str) -> Vec<Card> {
+        text.split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn orderings_of_distinct_cards_are_all_permutations() {
+        let all = distinct_orderings(&cards("3S 7S KS 4H"));
+        assert_eq!(all.len(), 24);
+        assert_eq!(count_orderings(&cards("3S 7S KS 4H")), 24);
+        let mut unique = all.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), 24);
+    }
+
+    #[test]
+    fn equal_cards_make_one_completion() {
+        // AS AS 2H: 3!/2! = 3 distinct orderings.
+        let all = distinct_orderings(&cards("AS 2H AS"));
+        assert_eq!(all.len(), 3);
+        assert_eq!(count_orderings(&cards("AS 2H AS")), 3);
+        assert_eq!(count_orderings(&cards("AS AS AS AS 2H 2H")), 15);
+        assert_eq!(distinct_orderings(&[]).len(), 1);
+    }
+}

@@ -1,0 +1,61 @@
+//! How promising a position looks, for ordering the search. Only the order
+//! in which positions are tried depends on it, never which positions the
+//! exhaustive pass examines, so a poor score can cost time but never a
+//! verdict.
+
+use crate::deal::PILES;
+use crate::game::{Move, Position};
+
+/// A score, higher is better: runs removed above all, then face-down cards
+/// turned up, empty piles, and cards that sit in same-suit runs (which move
+/// together and become removable) or at least in descending order.
+pub fn score(position: &Position) -> i32 {
+    let mut score = position.runs_removed() as i32 * 400 - position.face_down_total() as i32 * 12;
+    for pile in 0..PILES {
+        if position.is_empty_pile(pile) {
+            score += 20;
+            continue;
+        }
+        let mut below = None;
+        for card in position.face_up(pile) {
+            if let (Some(card), Some(Some(under))) = (card, below) {
+                if card.continues_run(under) {
+                    score += 6;
+                } else if card.rank() + 1 == crate::cards::Card::rank(under) {
+                    score += 2;
+                } else {
+                    score -= 1;
+                }
+            }
+            below = Some(card);
+        }
+    }
+    score
+}
+
+/// Whether a move is worth trying in a probe. Probes may skip moves (they
+/// prove nothing); the exhaustive pass never asks this. Skipped: moving a
+/// whole pile onto an empty pile, splitting a same-suit run onto a card of
+/// another suit, and moving a run from a card one rank higher onto another
+/// card of another suit (a lateral move that uncovers nothing new and joins
+/// no suit).
+pub fn promising(position: &Position, mv: Move) -> bool {
+    let Move::Shift { from, to, count } = mv else {
+        return true;
+    };
+    let (from, to, count) = (from as usize, to as usize, count as usize);
+    let run = position.run_length(from);
+    let Some(deepest) = position.card_from_top(from, count - 1) else {
+        return false;
+    };
+    let uncovers = count == position.face_up_count(from);
+    match position.card_from_top(to, 0) {
+        None => count == run && !(uncovers && position.face_down_count(from) == 0),
+        Some(target) if target.suit() == deepest.suit() => true,
+        Some(_) if count < run => false,
+        Some(_) if uncovers => true,
+        Some(_) => position
+            .card_from_top(from, count)
+            .is_none_or(|below| below.rank() != deepest.rank() + 1),
+    }
+}

@@ -1,0 +1,390 @@
+//! The staged search.
+//!
+//! Deals cannot be undone, so the positions of a game fall into *stages*:
+//! stage `s` is everything reachable with `s` rows dealt, and a deal is the
+//! only way from one stage to the next. The search explores one stage from an
+//! entry position, then deals from the most promising positions of that stage
+//! first (best score first, see [`super::heuristic`]) and explores each
+//! resulting stage the same way, depth-first over stages.
+//!
+//! Two kinds of pass share this shape:
+//!
+//! - A *probe* explores each stage best-first up to a budget of expansions
+//!   and deals only from the best few positions. It is incomplete: it can
+//!   find a win fast but can prove nothing.
+//! - The *exhaustive* pass explores every stage completely (breadth-first,
+//!   which keeps the moves inside a stage few) and deals from every position
+//!   of it. It examines every position reachable from the start, so when it
+//!   ends without a win the deal is unwinnable.
+//!
+//! The only pruning on the exhaustive pass is deduplication: a position whose
+//! 128-bit fingerprint is already in the visited set is not expanded again.
+//! This keeps every win because the earlier visit of the same position
+//! explored everything reachable from it (its whole stage, and every deal
+//! from every position of that stage) before the search moved on or
+//! returned, or is still doing so further up the same stage's exploration; a
+//! win reachable from the second visit is reachable from the first. (The
+//! fingerprint collision odds are in [`crate::game::Position::fingerprint`].)
+//! Positions that turn up an unknown card (reveals) are leaves: nothing is
+//! known beyond them, and the verdict says so.
+
+use std::collections::{BTreeMap, BinaryHeap};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::deal::Place;
+use crate::game::{Game, Move, Position};
+
+use super::heuristic::{promising, score};
+use super::{Limits, Progress, StopReason};
+
+/// How a pass explores each stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Pass {
+    /// Best-first up to `budget` expansions per stage; deal from the best
+    /// `width` positions only.
+    Probe { budget: usize, width: usize },
+    /// Every position of every stage.
+    Exhaustive,
+}
+
+/// How a stage (and everything after it) ended.
+pub(super) enum Outcome {
+    Won(Vec<Move>),
+    Exhausted,
+    Stopped,
+}
+
+/// A position of the stage being explored, with the move that reached it
+/// from its parent (an index into the same stage).
+struct Node {
+    position: Position,
+    parent: u32,
+    mv: Move,
+    depth: u16,
+}
+
+/// Memory a stored stage position costs, for the memory estimate.
+const NODE_BYTES: u64 = std::mem::size_of::<Node>() as u64;
+/// Memory a visited-set entry costs at the worst load factor (16 bytes of
+/// fingerprint and one control byte, at 7/8 load, doubled while growing).
+const VISITED_BYTES: u64 = 40;
+
+pub(super) struct Search<'a> {
+    game: &'a Game,
+    limits: &'a Limits,
+    cancel: &'a AtomicBool,
+    progress: &'a dyn Fn(&Progress),
+    started: Instant,
+    visited: ahash::HashSet<u128>,
+    /// Stage positions held by the stages on the current line.
+    nodes_alive: u64,
+    /// Distinct positions examined, over all passes.
+    pub positions: u64,
+    next_report: u64,
+    /// Each unknown slot turned up, with the length of the first line found
+    /// to turn it up.
+    pub reveals: BTreeMap<Place, usize>,
+    pub stopped: Option<StopReason>,
+    /// The largest memory estimate seen, in bytes.
+    pub peak_memory: u64,
+    pub pass_name: &'static str,
+    best_removed: usize,
+    fewest_face_down: usize,
+}
+
+impl<'a> Search<'a> {
+    pub fn new(
+        game: &'a Game,
+        limits: &'a Limits,
+        cancel: &'a AtomicBool,
+        progress: &'a dyn Fn(&Progress),
+    ) -> Search<'a> {
+        Search {
+            game,
+            limits,
+            cancel,
+            progress,
+            started: Instant::now(),
+            visited: ahash::HashSet::default(),
+            nodes_alive: 0,
+            positions: 0,
+            next_report: 1 << 16,
+            reveals: BTreeMap::new(),
+            stopped: None,
+            peak_memory: 0,
+            pass_name: "",
+            best_removed: game.start().runs_removed(),
+            fewest_face_down: game.start().face_down_total(),
+        }
+    }
+
+    /// Runs one pass from the start of the game.
+    pub fn run(&mut self, pass: Pass) -> Outcome {
+        self.pass_name = match pass {
+            Pass::Probe { .. } => "probe",
+            Pass::Exhaustive => "exhaustive",
+        };
+        self.visited.clear();
+        let start = self.game.start().clone();
+        self.visited.insert(start.fingerprint());
+        self.positions += 1;
+        let outcome = self.solve_stage(start, pass, &mut Vec::new());
+        self.peak_memory = self.peak_memory.max(self.memory_estimate());
+        outcome
+    }
+
+    pub fn elapsed(&self) -> std::time::Duration {
+        self.started.elapsed()
+    }
+
+    /// A snapshot for progress displays.
+    pub fn progress(&self, stage: usize) -> Progress {
+        let elapsed = self.started.elapsed();
+        Progress {
+            positions: self.positions,
+            elapsed,
+            pass: self.pass_name,
+            stage,
+            best_runs_removed: self.best_removed,
+            fewest_face_down: self.fewest_face_down,
+        }
+    }
+
+    /// Explores the stage of `entry`, then deals from its positions, best
+    /// first, and solves each next stage.
+    fn solve_stage(&mut self, entry: Position, pass: Pass, line: &mut Vec<Move>) -> Outcome {
+        let stage = entry.rows_dealt();
+        let rows_left = self.game.rows_left(&entry);
+        let nodes = match self.explore_stage(entry, pass, line.len()) {
+            Ok(Explored::Won(nodes)) => {
+                line.extend(path_to(&nodes, nodes.len() - 1));
+                self.nodes_alive -= nodes.len() as u64;
+                return Outcome::Won(std::mem::take(line));
+            }
+            Ok(Explored::All(nodes)) => nodes,
+            Err(Stopped) => return Outcome::Stopped,
+        };
+        let outcome = if rows_left == 0 {
+            Outcome::Exhausted
+        } else {
+            self.deal_from(&nodes, stage, pass, line)
+        };
+        self.nodes_alive -= nodes.len() as u64;
+        outcome
+    }
+
+    /// Deals from the positions of a stage, best first, and solves each
+    /// next stage.
+    fn deal_from(
+        &mut self,
+        nodes: &[Node],
+        stage: usize,
+        pass: Pass,
+        line: &mut Vec<Move>,
+    ) -> Outcome {
+        let mut candidates: Vec<(i32, u32)> = nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, node)| self.game.check(&node.position, Move::Deal).is_ok())
+            .map(|(index, node)| (score(&node.position), index as u32))
+            .collect();
+        // Best score first; among equals, the position found first (fewer
+        // moves into the stage).
+        candidates.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        if let Pass::Probe { width, .. } = pass {
+            candidates.truncate(width);
+        }
+        for (_, index) in candidates {
+            let node = &nodes[index as usize];
+            let step = self.game.apply(&node.position, Move::Deal);
+            if !step.reveals.is_empty() {
+                let length = line.len() + node.depth as usize + 1;
+                self.record_reveals(&step, length);
+                continue;
+            }
+            if !self.visited.insert(step.position.fingerprint()) {
+                continue;
+            }
+            if self.count_position(&step.position, stage).is_err() {
+                return Outcome::Stopped;
+            }
+            let mark = line.len();
+            line.extend(path_to(nodes, index as usize));
+            line.push(Move::Deal);
+            if step.position.is_won() {
+                return Outcome::Won(std::mem::take(line));
+            }
+            match self.solve_stage(step.position, pass, line) {
+                Outcome::Exhausted => line.truncate(mark),
+                done => return done,
+            }
+        }
+        Outcome::Exhausted
+    }
+
+    /// Every position of the stage reachable from `entry` without dealing
+    /// (or, for a probe, the best-first part of it within the budget). The
+    /// entry must already be in the visited set.
+    fn explore_stage(
+        &mut self,
+        entry: Position,
+        pass: Pass,
+        prefix: usize,
+    ) -> Result<Explored, Stopped> {
+        let stage = entry.rows_dealt();
+        let mut nodes = vec![Node {
+            position: entry,
+            parent: u32::MAX,
+            mv: Move::Deal,
+            depth: 0,
+        }];
+        self.nodes_alive += 1;
+        let mut moves = Vec::new();
+        let mut frontier = BinaryHeap::new();
+        let mut next = 0;
+        let mut expansions = 0;
+        if let Pass::Probe { .. } = pass {
+            frontier.push((score(&nodes[0].position), std::cmp::Reverse(0u32)));
+        }
+        loop {
+            let index = match pass {
+                Pass::Exhaustive => {
+                    if next == nodes.len() {
+                        break;
+                    }
+                    next += 1;
+                    next - 1
+                }
+                Pass::Probe { budget, .. } => {
+                    if expansions == budget {
+                        break;
+                    }
+                    match frontier.pop() {
+                        Some((_, std::cmp::Reverse(index))) => index as usize,
+                        None => break,
+                    }
+                }
+            };
+            expansions += 1;
+            let position = nodes[index].position.clone();
+            let depth = nodes[index].depth + 1;
+            moves.clear();
+            self.game.moves(&position, &mut moves);
+            for &mv in &moves {
+                if mv == Move::Deal {
+                    continue;
+                }
+                if matches!(pass, Pass::Probe { .. }) && !promising(&position, mv) {
+                    continue;
+                }
+                let step = self.game.apply(&position, mv);
+                if !step.reveals.is_empty() {
+                    self.record_reveals(&step, prefix + depth as usize);
+                    continue;
+                }
+                if !self.visited.insert(step.position.fingerprint()) {
+                    continue;
+                }
+                let won = step.position.is_won();
+                let counted = self.count_position(&step.position, stage);
+                if let Pass::Probe { .. } = pass {
+                    frontier.push((score(&step.position), std::cmp::Reverse(nodes.len() as u32)));
+                }
+                nodes.push(Node {
+                    position: step.position,
+                    parent: index as u32,
+                    mv,
+                    depth,
+                });
+                self.nodes_alive += 1;
+                if won {
+                    return Ok(Explored::Won(nodes));
+                }
+                if counted.is_err() {
+                    self.nodes_alive -= nodes.len() as u64;
+                    return Err(Stopped);
+                }
+            }
+        }
+        Ok(Explored::All(nodes))
+    }
+
+    fn record_reveals(&mut self, step: &crate::game::Step, length: usize) {
+        for place in self.game.revealed_places(step) {
+            let fewest = self.reveals.entry(place).or_insert(length);
+            *fewest = (*fewest).min(length);
+        }
+    }
+
+    /// Counts a new position and checks the limits.
+    fn count_position(&mut self, position: &Position, stage: usize) -> Result<(), Stopped> {
+        self.positions += 1;
+        self.best_removed = self.best_removed.max(position.runs_removed());
+        self.fewest_face_down = self.fewest_face_down.min(position.face_down_total());
+        if self
+            .limits
+            .max_positions
+            .is_some_and(|max| self.positions >= max)
+        {
+            return self.stop(StopReason::Positions);
+        }
+        if self.positions & 0xfff == 0 {
+            if self.cancel.load(Ordering::Relaxed) {
+                return self.stop(StopReason::Cancelled);
+            }
+            if self
+                .limits
+                .time_limit
+                .is_some_and(|limit| self.started.elapsed() >= limit)
+            {
+                return self.stop(StopReason::Time);
+            }
+            let memory = self.memory_estimate();
+            self.peak_memory = self.peak_memory.max(memory);
+            if self
+                .limits
+                .memory_limit
+                .is_some_and(|limit| memory >= limit)
+            {
+                return self.stop(StopReason::Memory);
+            }
+            if self.positions >= self.next_report {
+                self.next_report = self.positions + (1 << 16);
+                (self.progress)(&self.progress(stage));
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes the search holds: the visited set and the stage positions on
+    /// the current line.
+    pub fn memory_estimate(&self) -> u64 {
+        self.visited.capacity() as u64 * VISITED_BYTES / 2 + self.nodes_alive * NODE_BYTES
+    }
+
+    fn stop(&mut self, reason: StopReason) -> Result<(), Stopped> {
+        self.stopped = Some(reason);
+        Err(Stopped)
+    }
+}
+
+/// A limit stopped the search.
+struct Stopped;
+
+/// The positions of an explored stage; when a win was met, it is the last.
+enum Explored {
+    Won(Vec<Node>),
+    All(Vec<Node>),
+}
+
+/// The moves from the stage's entry to `nodes[index]`.
+fn path_to(nodes: &[Node], mut index: usize) -> Vec<Move> {
+    let mut moves = Vec::with_capacity(nodes[index].depth as usize);
+    while nodes[index].parent != u32::MAX {
+        moves.push(nodes[index].mv);
+        index = nodes[index].parent as usize;
+    }
+    moves.reverse();
+    moves
+}
