@@ -138,8 +138,11 @@ impl fmt::Display for Report {
         let copies = 8 / self.suits.max(1);
         writeln!(
             f,
-            "{} suits ({copies} copies of each card): {} cards, {} of them XX",
-            self.suits, self.cards, self.unknown_count
+            "{} suit{} ({copies} copies of each card): {} cards, {} of them XX",
+            self.suits,
+            if self.suits == 1 { "" } else { "s" },
+            self.cards,
+            self.unknown_count
         )?;
         if self.too_often.is_empty() {
             writeln!(f, "too often: none")?;
