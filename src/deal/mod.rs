@@ -183,13 +183,13 @@ impl Deal {
         }
         let in_play = self.suits.suits();
         for (place, slot) in self.slots() {
-            if let CardSlot::Known(card) = slot {
-                if !in_play.contains(&card.suit()) {
-                    return Err(ShapeError(format!(
-                        "{card} at {place} is not of a suit in play in a {}-suit game",
-                        self.suits.count()
-                    )));
-                }
+            if let CardSlot::Known(card) = slot
+                && !in_play.contains(&card.suit())
+            {
+                return Err(ShapeError(format!(
+                    "{card} at {place} is not of a suit in play in a {}-suit game",
+                    self.suits.count()
+                )));
             }
         }
         let total = self.slots().count();
