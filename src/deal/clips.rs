@@ -492,4 +492,21 @@ mod tests {
                 .starts_with("no facts found")
         );
     }
+
+    proptest::proptest! {
+        /// Any text, however broken, gives a deal or an error, never a panic.
+        #[test]
+        fn never_panics(text in "[ ()PpdealinXxsSkK0-9;\n]{0,200}") {
+            let _ = read(&text);
+        }
+
+        /// Any one character of the real file changed still never panics.
+        #[test]
+        fn never_panics_on_a_damaged_real_file(at in 0usize..1500, c in proptest::char::any()) {
+            let mut chars: Vec<char> = UNWON.chars().collect();
+            let at = at % chars.len();
+            chars[at] = c;
+            let _ = read(&chars.into_iter().collect::<String>());
+        }
+    }
 }

@@ -728,4 +728,21 @@ mod tests {
             prop_assert_eq!(read(&text).unwrap(), deal);
         }
     }
+
+    proptest! {
+        /// Any one character of a good file changed gives a deal or an
+        /// error, never a panic.
+        #[test]
+        fn never_panics_on_a_damaged_file(at in 0usize..2000, c in proptest::char::any()) {
+            let mut chars: Vec<char> = sample().chars().collect();
+            let at = at % chars.len();
+            chars[at] = c;
+            let _ = read(&chars.into_iter().collect::<String>());
+        }
+
+        #[test]
+        fn never_panics(text in "[ \\[\\]{}:,#\n-a-z_0-9XSHDC]{0,200}") {
+            let _ = read(&text);
+        }
+    }
 }
