@@ -1,13 +1,211 @@
-//! Reading deal files in any supported format (being built).
+//! Deal files on disk: which format a file is in, and writing without ever
+//! leaving a half-written file behind.
+//!
+//! Commands take a path and want a [`Deal`] or one clear [`InputError`]; they
+//! should not care whether the player typed YAML or the old CLIPS facts.
+//! Writing goes through a temporary file in the same directory and a rename,
+//! so a deal file is either the old one or the complete new one, and a
+//! conversion never writes over the file it reads.
 
-use std::path::Path;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
-use super::{Deal, InputError};
+use super::{Deal, InputError, clips, yaml};
 
-/// Reads a deal file, YAML or CLIPS facts.
+/// The formats a deal file can be in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The native YAML deal format ([`yaml`]).
+    Yaml,
+    /// CLIPS facts ([`clips`]).
+    Clips,
+}
+
+impl Format {
+    /// The format of a file: CLIPS if its name ends in `.clips` or its first
+    /// character that is not blank nor in a `;` comment is `(`; YAML
+    /// otherwise.
+    pub fn detect(path: &Path, text: &str) -> Format {
+        let clips_name = path
+            .extension()
+            .is_some_and(|ext| ext.eq_ignore_ascii_case("clips"));
+        let first = text
+            .lines()
+            .map(|line| line.split(';').next().unwrap_or_default().trim())
+            .find(|line| !line.is_empty());
+        if clips_name || first.is_some_and(|line| line.starts_with('(')) {
+            Format::Clips
+        } else {
+            Format::Yaml
+        }
+    }
+}
+
+/// Reads a deal file, YAML or CLIPS facts (see [`Format::detect`]).
 pub fn load(path: &Path) -> Result<Deal, InputError> {
-    Err(InputError::whole_file(
-        path,
-        "deal files cannot be read yet",
-    ))
+    let bytes = fs::read(path).map_err(|err| {
+        let why = match err.kind() {
+            std::io::ErrorKind::NotFound => "no such file".to_string(),
+            std::io::ErrorKind::IsADirectory => "is a directory, not a deal file".to_string(),
+            _ => err.to_string(),
+        };
+        InputError::whole_file(path, format!("cannot read the deal file: {why}"))
+    })?;
+    let text = String::from_utf8(bytes).map_err(|err| {
+        let (line, column) = line_column(err.as_bytes(), err.utf8_error().valid_up_to());
+        InputError {
+            file: path.display().to_string(),
+            line: Some(line),
+            column: Some(column),
+            message: "not UTF-8 text: a deal file is plain text".into(),
+        }
+    })?;
+    if text.trim().is_empty() {
+        return Err(InputError::whole_file(
+            path,
+            "the file is empty: expected a deal (YAML or CLIPS facts)",
+        ));
+    }
+    match Format::detect(path, &text) {
+        Format::Clips => clips::from_str(&text, path),
+        Format::Yaml => yaml::from_str(&text, path),
+    }
+}
+
+/// The 1-based line and column of byte `offset`.
+fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |index| index + 1);
+    (line, offset - line_start + 1)
+}
+
+/// A deal file that could not be written. Nothing was written over.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// The output would replace the file the deal was read from.
+    #[error("{0}: will not write over the input file; choose another output path")]
+    SameAsInput(String),
+    /// The file system refused.
+    #[error("{path}: cannot write the deal file: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Writes `deal` in the YAML format to `path` atomically: into a temporary
+/// file in the same directory, then renamed over `path`. Refuses when `path`
+/// is `input` (the file the deal was read from), however either is spelled.
+pub fn save(deal: &Deal, path: &Path, input: Option<&Path>) -> Result<(), SaveError> {
+    if input.is_some_and(|input| same_file(input, path)) {
+        return Err(SaveError::SameAsInput(path.display().to_string()));
+    }
+    let io = |source| SaveError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let temp = temp_path(path);
+    let written = (|| {
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
+        file.write_all(yaml::to_string(deal).as_bytes())?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&temp, path)
+    })();
+    if let Err(err) = written {
+        let _ = fs::remove_file(&temp);
+        return Err(io(err));
+    }
+    Ok(())
+}
+
+/// Whether two paths name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// A temporary file name next to `path`, unique to this process.
+fn temp_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "deal".into());
+    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_the_format() {
+        let yaml = Path::new("a.yaml");
+        assert_eq!(
+            Format::detect(Path::new("a.clips"), "suits: 4"),
+            Format::Clips
+        );
+        assert_eq!(Format::detect(Path::new("a.CLIPS"), ""), Format::Clips);
+        assert_eq!(
+            Format::detect(yaml, "; c\n\n  (deal P1 ...)"),
+            Format::Clips
+        );
+        assert_eq!(Format::detect(yaml, "# c\nsuits: 4"), Format::Yaml);
+        assert_eq!(Format::detect(yaml, ""), Format::Yaml);
+    }
+
+    #[test]
+    fn load_reports_missing_empty_and_binary_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nope.yaml");
+        let err = load(&missing).unwrap_err();
+        assert_eq!(err.line, None);
+        assert_eq!(err.message, "cannot read the deal file: no such file");
+        let empty = dir.path().join("empty.clips");
+        fs::write(&empty, " \n\n").unwrap();
+        assert_eq!(
+            load(&empty).unwrap_err().message,
+            "the file is empty: expected a deal (YAML or CLIPS facts)"
+        );
+        let binary = dir.path().join("bin.yaml");
+        fs::write(&binary, b"suits: 4\n\xff\xfe").unwrap();
+        let err = load(&binary).unwrap_err();
+        assert_eq!((err.line, err.column), (Some(2), Some(1)));
+        let err = load(dir.path()).unwrap_err();
+        assert_eq!(err.line, None);
+    }
+
+    #[test]
+    fn save_is_atomic_and_refuses_the_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let clips = Path::new(env!("CARGO_MANIFEST_DIR")).join("deals/unwon-2017.clips");
+        let deal = load(&clips).unwrap();
+        let out = dir.path().join("out.yaml");
+        save(&deal, &out, Some(&clips)).unwrap();
+        assert_eq!(load(&out).unwrap(), deal);
+        // No temporary file is left behind.
+        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+        // Writing over the input, even spelled differently, is refused and
+        // leaves it as it was.
+        let before = fs::read(&out).unwrap();
+        let spelled = dir.path().join(".").join("out.yaml");
+        let err = save(&deal, &spelled, Some(&out)).unwrap_err();
+        assert!(matches!(err, SaveError::SameAsInput(_)));
+        assert_eq!(fs::read(&out).unwrap(), before);
+        // A directory that does not exist: an error, nothing written.
+        let err = save(&deal, &dir.path().join("no/such/dir.yaml"), None).unwrap_err();
+        assert!(matches!(err, SaveError::Io { .. }));
+    }
 }

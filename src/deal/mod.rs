@@ -66,8 +66,10 @@ pub struct Deal {
 }
 
 /// Where a card sits in a deal, for reports. Piles, rows and positions are
-/// counted from 1, as people count them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// counted from 1, as people count them. In JSON a place is an object
+/// tagged by `kind`: `{"kind": "face_down", "pile": 3, "index": 1}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Place {
     /// The `index`-th face-down card of `pile`, counted from the bottom.
     FaceDown { pile: usize, index: usize },
