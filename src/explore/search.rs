@@ -270,7 +270,7 @@ impl<'a, P: Problem> Search<'a, P> {
         recorder: &mut R,
     ) -> Outcome<P::State, P::Move> {
         match self.order {
-            Order::DepthFirst => self.explore(Lifo(Vec::new()), recorder),
+            Order::DepthFirst => self.explore_depth_first(recorder),
             Order::BreadthFirst => self.explore(Fifo(VecDeque::new()), recorder),
             Order::BestFirst | Order::AStar => self.explore(
                 Heap {
@@ -282,24 +282,218 @@ impl<'a, P: Problem> Search<'a, P> {
         }
     }
 
-    /// The one search loop, monomorphized per frontier and recorder.
+    /// Handles a goal met: counts it, reports it, keeps the first one, and
+    /// says whether the search ends here. `line` is only called when the
+    /// line is needed.
+    fn goal_met(
+        &mut self,
+        stats: &mut Stats,
+        first_goal: &mut Option<Goal<P::State, P::Move>>,
+        state: &P::State,
+        line: impl FnOnce() -> Vec<P::Move>,
+    ) -> Option<End> {
+        stats.goals += 1;
+        if first_goal.is_none() || self.on_goal.is_some() {
+            let line = line();
+            let flow = match &mut self.on_goal {
+                Some(f) => f(state, &line),
+                None => ControlFlow::Continue(()),
+            };
+            if first_goal.is_none() {
+                *first_goal = Some(Goal {
+                    state: state.clone(),
+                    line,
+                });
+            }
+            if flow.is_break() {
+                return Some(End::Stopped(StopReason::Callback));
+            }
+        }
+        (self.stop == Stop::FirstGoal).then_some(End::GoalFound)
+    }
+
+    /// The periodic checks before expanding a state: position limit, then
+    /// every [`CHECK_EVERY`] expansions time, cancel flag, memory and
+    /// progress. `memory` gives (total, table) bytes.
+    #[inline]
+    fn before_expanding(
+        &mut self,
+        stats: &mut Stats,
+        check_at: &mut u64,
+        started: Instant,
+        memory: impl Fn() -> (u64, u64),
+    ) -> Option<End> {
+        if let Some(max) = self.limits.max_positions
+            && stats.positions >= max
+        {
+            return Some(End::Stopped(StopReason::Positions));
+        }
+        stats.expanded += 1;
+        if stats.expanded >= *check_at {
+            *check_at += CHECK_EVERY;
+            stats.elapsed = started.elapsed();
+            if let Some(reason) = self.check_limits(stats, &memory) {
+                return Some(End::Stopped(reason));
+            }
+            if stats.expanded.is_multiple_of(PROGRESS_EVERY)
+                && let Some(progress) = &mut self.on_progress
+            {
+                (stats.memory_bytes, stats.table_bytes) = memory();
+                progress(stats);
+            }
+        }
+        None
+    }
+
+    /// Depth-first search. The successors of every state on the current
+    /// branch wait in one flat vector, level after level, so the problem
+    /// appends straight into it and nothing is copied; the line to the
+    /// current state is read off the levels when a goal needs it.
+    fn explore_depth_first<R>(mut self, recorder: &mut R) -> Outcome<P::State, P::Move>
+    where
+        R: Recorder<P::State, P::Move>,
+    {
+        let problem = self.problem;
+        let started = Instant::now();
+        let dedup = self.dedup || R::ON;
+        let mut table: HashMap<P::Key, u32, ahash::RandomState> = HashMap::default();
+        // The children of the state expanded at depth d are
+        // `items[levels[d].start..]`; the one being explored is
+        // `items[levels[d].next - 1]`.
+        let mut items: Vec<(P::Move, P::State)> = Vec::new();
+        let mut ids: Vec<u32> = Vec::new(); // node id of each item (deduplication only)
+        let mut levels: Vec<Level> = Vec::new();
+        let mut stats = Stats::default();
+        let mut first_goal = None;
+        let mut check_at = CHECK_EVERY;
+        let mut next_id: u32 = 1;
+
+        let mut current = problem.start();
+        let mut current_id: u32 = 0;
+        let mut kind = problem.kind(&current);
+        if dedup {
+            table.insert(problem.key(&current), 0);
+        }
+        recorder.node(&current, kind);
+        stats.positions = 1;
+
+        let end = 'search: loop {
+            stats.max_depth = stats.max_depth.max(levels.len() as u32);
+            match kind {
+                NodeKind::Inner => {
+                    let memory = || {
+                        let table_bytes = table_bytes(table.capacity(), size_of::<(P::Key, u32)>());
+                        let other = items.capacity() * size_of::<(P::Move, P::State)>()
+                            + ids.capacity() * size_of::<u32>()
+                            + levels.capacity() * size_of::<Level>();
+                        (table_bytes + other as u64 + recorder.bytes(), table_bytes)
+                    };
+                    if let Some(end) =
+                        self.before_expanding(&mut stats, &mut check_at, started, memory)
+                    {
+                        break 'search end;
+                    }
+                    let base = items.len();
+                    problem.successors(&current, &mut items);
+                    stats.moves += (items.len() - base) as u64;
+                    if dedup {
+                        let mut kept = base;
+                        for i in base..items.len() {
+                            let (mv, state) = &items[i];
+                            match table.entry(problem.key(state)) {
+                                MapEntry::Occupied(seen) => {
+                                    stats.duplicates += 1;
+                                    recorder.edge(current_id, *seen.get(), mv);
+                                }
+                                MapEntry::Vacant(slot) => {
+                                    slot.insert(next_id);
+                                    if R::ON {
+                                        recorder.node(state, problem.kind(state));
+                                        recorder.edge(current_id, next_id, mv);
+                                    }
+                                    ids.push(next_id);
+                                    next_id = next_id.wrapping_add(1);
+                                    items.swap(kept, i);
+                                    kept += 1;
+                                }
+                            }
+                        }
+                        stats.positions += (kept - base) as u64;
+                        items.truncate(kept);
+                    } else {
+                        stats.positions += (items.len() - base) as u64;
+                    }
+                    levels.push(Level {
+                        start: base,
+                        next: base,
+                    });
+                }
+                NodeKind::Leaf => stats.leaves += 1,
+                NodeKind::Goal => {
+                    let line = || {
+                        levels
+                            .iter()
+                            .map(|level| items[level.next - 1].0.clone())
+                            .collect()
+                    };
+                    if let Some(end) = self.goal_met(&mut stats, &mut first_goal, &current, line)
+                    {
+                        break 'search end;
+                    }
+                }
+            }
+            // On to the next state: the next sibling, else back up.
+            loop {
+                let Some(level) = levels.last_mut() else {
+                    break 'search End::Exhausted;
+                };
+                if level.next < items.len() {
+                    let i = level.next;
+                    level.next += 1;
+                    current = items[i].1.clone();
+                    if dedup {
+                        current_id = ids[i];
+                    }
+                    kind = problem.kind(&current);
+                    break;
+                }
+                items.truncate(level.start);
+                if dedup {
+                    ids.truncate(level.start);
+                }
+                levels.pop();
+            }
+        };
+
+        stats.elapsed = started.elapsed();
+        let table_bytes = table_bytes(table.capacity(), size_of::<(P::Key, u32)>());
+        let other = items.capacity() * size_of::<(P::Move, P::State)>()
+            + ids.capacity() * size_of::<u32>()
+            + levels.capacity() * size_of::<Level>();
+        stats.memory_bytes = table_bytes + other as u64 + recorder.bytes();
+        stats.table_bytes = table_bytes;
+        Outcome {
+            end,
+            stats,
+            first_goal,
+        }
+    }
+
+    /// Breadth-first, best-first and A*: one loop, monomorphized per
+    /// frontier and recorder. Lines are recovered from parent links.
     fn explore<F, R>(mut self, mut frontier: F, recorder: &mut R) -> Outcome<P::State, P::Move>
     where
-        F: Frontier<Frame<P::State, P::Move>>,
+        F: Frontier<Frame<P::State>>,
         R: Recorder<P::State, P::Move>,
     {
         let problem = self.problem;
         let started = Instant::now();
         let dedup = self.dedup || R::ON;
         let astar = self.order == Order::AStar;
-        // Depth-first keeps the line to the current state on a path stack;
-        // the other orders recover lines from parent links.
-        let keep_parents = !F::LIFO;
         let mut table: HashMap<P::Key, u32, ahash::RandomState> = HashMap::default();
         let mut parents: Vec<Option<(u32, P::Move)>> = Vec::new();
         let mut best_cost: Vec<u64> = Vec::new();
         let mut closed: Vec<bool> = Vec::new();
-        let mut path: Vec<P::Move> = Vec::new();
         let mut out: Vec<(P::Move, P::State)> = Vec::new();
         let mut stats = Stats::default();
         let mut first_goal = None;
@@ -311,9 +505,7 @@ impl<'a, P: Problem> Search<'a, P> {
             table.insert(problem.key(&start), 0);
         }
         recorder.node(&start, kind);
-        if keep_parents {
-            parents.push(None);
-        }
+        parents.push(None);
         if astar {
             best_cost.push(0);
         }
@@ -330,7 +522,6 @@ impl<'a, P: Problem> Search<'a, P> {
         frontier.push(
             Frame {
                 state: start,
-                mv: None,
                 id: 0,
                 depth: 0,
                 kind,
@@ -350,12 +541,6 @@ impl<'a, P: Problem> Search<'a, P> {
                 closed[id] = true;
             }
             stats.max_depth = stats.max_depth.max(frame.depth);
-            if F::LIFO {
-                path.truncate(frame.depth.saturating_sub(1) as usize);
-                if let Some(mv) = &frame.mv {
-                    path.push(mv.clone());
-                }
-            }
             match frame.kind {
                 NodeKind::Inner => {}
                 NodeKind::Leaf => {
@@ -363,73 +548,31 @@ impl<'a, P: Problem> Search<'a, P> {
                     continue;
                 }
                 NodeKind::Goal => {
-                    stats.goals += 1;
-                    let want_line = first_goal.is_none() || self.on_goal.is_some();
-                    if !want_line {
-                        if self.stop == Stop::FirstGoal {
-                            break End::GoalFound;
-                        }
-                        continue;
+                    let line = || line_from_parents(&parents, frame.id);
+                    match self.goal_met(&mut stats, &mut first_goal, &frame.state, line) {
+                        Some(end) => break end,
+                        None => continue,
                     }
-                    let recovered;
-                    let line: &[P::Move] = if F::LIFO {
-                        &path
-                    } else {
-                        recovered = line_from_parents(&parents, frame.id);
-                        &recovered
-                    };
-                    let flow = match &mut self.on_goal {
-                        Some(f) => f(&frame.state, line),
-                        None => ControlFlow::Continue(()),
-                    };
-                    if first_goal.is_none() {
-                        first_goal = Some(Goal {
-                            state: frame.state.clone(),
-                            line: line.to_vec(),
-                        });
-                    }
-                    if flow.is_break() {
-                        break End::Stopped(StopReason::Callback);
-                    }
-                    if self.stop == Stop::FirstGoal {
-                        break End::GoalFound;
-                    }
-                    continue;
                 }
             }
 
-            if let Some(max) = self.limits.max_positions
-                && stats.positions >= max
-            {
-                break End::Stopped(StopReason::Positions);
-            }
-            stats.expanded += 1;
-            if stats.expanded >= check_at {
-                check_at += CHECK_EVERY;
-                stats.elapsed = started.elapsed();
-                if let Some(reason) = self.check_limits(&stats, || {
-                    memory(&table, &parents, &best_cost, &closed, &frontier, recorder)
-                }) {
-                    break End::Stopped(reason);
-                }
-                if stats.expanded.is_multiple_of(PROGRESS_EVERY)
-                    && let Some(progress) = &mut self.on_progress
-                {
-                    let (total, table_bytes) =
-                        memory(&table, &parents, &best_cost, &closed, &frontier, recorder);
-                    stats.memory_bytes = total;
-                    stats.table_bytes = table_bytes;
-                    progress(&stats);
-                }
+            let memory = || {
+                memory(
+                    &table,
+                    &parents,
+                    &best_cost,
+                    &closed,
+                    &frontier,
+                    recorder,
+                )
+            };
+            if let Some(end) = self.before_expanding(&mut stats, &mut check_at, started, memory) {
+                break end;
             }
 
             out.clear();
             problem.successors(&frame.state, &mut out);
             stats.moves += out.len() as u64;
-            if F::LIFO {
-                // The first successor goes on top of the stack: it is expanded first.
-                out.reverse();
-            }
             let parent_cost = if astar { best_cost[id] } else { 0 };
             let depth = frame.depth + 1;
             for (mv, state) in out.drain(..) {
@@ -454,7 +597,6 @@ impl<'a, P: Problem> Search<'a, P> {
                                 frontier.push(
                                     Frame {
                                         state,
-                                        mv: None,
                                         id: seen,
                                         depth,
                                         kind,
@@ -486,16 +628,10 @@ impl<'a, P: Problem> Search<'a, P> {
                 if F::PRIORITY {
                     closed.push(false);
                 }
-                let mv = if keep_parents {
-                    parents.push(Some((frame.id, mv)));
-                    None
-                } else {
-                    Some(mv)
-                };
+                parents.push(Some((frame.id, mv)));
                 frontier.push(
                     Frame {
                         state,
-                        mv,
                         id: child,
                         depth,
                         kind,
@@ -519,7 +655,7 @@ impl<'a, P: Problem> Search<'a, P> {
 
     /// The limit that is exceeded, if any. `memory` is only evaluated when a
     /// memory limit is set.
-    fn check_limits(&self, stats: &Stats, memory: impl FnOnce() -> (u64, u64)) -> Option<StopReason> {
+    fn check_limits(&self, stats: &Stats, memory: impl Fn() -> (u64, u64)) -> Option<StopReason> {
         if let Some(cancel) = &self.limits.cancel
             && cancel.load(Ordering::Relaxed)
         {
@@ -537,6 +673,14 @@ impl<'a, P: Problem> Search<'a, P> {
         }
         None
     }
+}
+
+/// A level of the depth-first branch: the successors of one state.
+struct Level {
+    /// Where its successors start in the item vector.
+    start: usize,
+    /// The next successor to explore.
+    next: usize,
 }
 
 /// The moves from the start to node `id`, following parent links.
@@ -585,11 +729,8 @@ pub(crate) fn table_bytes(capacity: usize, entry_bytes: usize) -> u64 {
 }
 
 /// A state waiting in the frontier.
-struct Frame<S, M> {
+struct Frame<S> {
     state: S,
-    /// The move into this state (depth-first only: the other orders keep
-    /// parent links instead).
-    mv: Option<M>,
     id: u32,
     depth: u32,
     kind: NodeKind,
@@ -597,8 +738,6 @@ struct Frame<S, M> {
 
 /// The container of states waiting to be expanded.
 trait Frontier<T> {
-    /// Last in, first out: the depth-first path stack applies.
-    const LIFO: bool;
     /// Ordered by priority: entries may be stale and are checked on pop.
     const PRIORITY: bool;
     /// Bytes per entry, for the memory estimate.
@@ -608,29 +747,9 @@ trait Frontier<T> {
     fn capacity(&self) -> usize;
 }
 
-struct Lifo<T>(Vec<T>);
-
-impl<T> Frontier<T> for Lifo<T> {
-    const LIFO: bool = true;
-    const PRIORITY: bool = false;
-    const ITEM_BYTES: usize = size_of::<T>();
-    #[inline]
-    fn push(&mut self, item: T, _priority: u64) {
-        self.0.push(item);
-    }
-    #[inline]
-    fn pop(&mut self) -> Option<T> {
-        self.0.pop()
-    }
-    fn capacity(&self) -> usize {
-        self.0.capacity()
-    }
-}
-
 struct Fifo<T>(VecDeque<T>);
 
 impl<T> Frontier<T> for Fifo<T> {
-    const LIFO: bool = false;
     const PRIORITY: bool = false;
     const ITEM_BYTES: usize = size_of::<T>();
     #[inline]
@@ -683,7 +802,6 @@ impl<T> Ord for Prioritized<T> {
 }
 
 impl<T> Frontier<T> for Heap<T> {
-    const LIFO: bool = false;
     const PRIORITY: bool = true;
     const ITEM_BYTES: usize = size_of::<Prioritized<T>>();
     fn push(&mut self, item: T, priority: u64) {
