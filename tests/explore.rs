@@ -203,7 +203,12 @@ fn queens_counts_1_to_12() {
 fn queens_counts_agree_across_orders() {
     for n in 1..=8 {
         let queens = Queens::new(n).unwrap();
-        for order in [Order::DepthFirst, Order::BreadthFirst, Order::BestFirst, Order::AStar] {
+        for order in [
+            Order::DepthFirst,
+            Order::BreadthFirst,
+            Order::BestFirst,
+            Order::AStar,
+        ] {
             {
                 let dedup = false;
                 let outcome = Search::new(&queens)
@@ -211,7 +216,11 @@ fn queens_counts_agree_across_orders() {
                     .dedup(dedup)
                     .stop(Stop::Exhaust)
                     .run();
-                assert_eq!(outcome.stats.goals, QUEENS_COUNTS[n - 1], "n={n} {order:?} {dedup}");
+                assert_eq!(
+                    outcome.stats.goals,
+                    QUEENS_COUNTS[n - 1],
+                    "n={n} {order:?} {dedup}"
+                );
                 if let Some(goal) = outcome.first_goal {
                     assert_eq!(goal.line.len(), n);
                 }
@@ -285,7 +294,10 @@ fn depth_first_follows_the_first_successor() {
 #[test]
 fn a_star_finds_the_cheapest_line_and_breadth_first_the_shortest() {
     let astar = Search::new(&Weighted).order(Order::AStar).run();
-    assert_eq!(astar.first_goal.unwrap().line, [Step(0, 1), Step(1, 2), Step(2, 3)]);
+    assert_eq!(
+        astar.first_goal.unwrap().line,
+        [Step(0, 1), Step(1, 2), Step(2, 3)]
+    );
     let bfs = Search::new(&Weighted).order(Order::BreadthFirst).run();
     assert_eq!(bfs.first_goal.unwrap().line, [Step(0, 3)]);
     let greedy = Search::new(&Weighted).order(Order::BestFirst).run();
@@ -295,7 +307,12 @@ fn a_star_finds_the_cheapest_line_and_breadth_first_the_shortest() {
 #[test]
 fn dedup_counts_every_distinct_state_once() {
     let grid = Grid { w: 30, h: 20 };
-    for order in [Order::DepthFirst, Order::BreadthFirst, Order::BestFirst, Order::AStar] {
+    for order in [
+        Order::DepthFirst,
+        Order::BreadthFirst,
+        Order::BestFirst,
+        Order::AStar,
+    ] {
         let outcome = Search::new(&grid).order(order).stop(Stop::Exhaust).run();
         assert_eq!(outcome.end, End::Exhausted);
         let s = &outcome.stats;
@@ -316,7 +333,10 @@ fn dedup_counts_every_distinct_state_once() {
 
 #[test]
 fn dedup_terminates_on_cycles() {
-    let ring = Line { len: 1000, undo: true };
+    let ring = Line {
+        len: 1000,
+        undo: true,
+    };
     let outcome = Search::new(&ring).stop(Stop::Exhaust).run();
     assert_eq!(outcome.end, End::Exhausted);
     assert_eq!(outcome.stats.positions, 1000);
@@ -365,7 +385,11 @@ fn goal_callback_sees_every_goal_and_can_stop() {
             assert_eq!(state.row, 6);
             assert_eq!(line.len(), 6);
             seen += 1;
-            if seen == 3 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            if seen == 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
         })
         .run();
     assert_eq!(outcome.end, End::Stopped(StopReason::Callback));
@@ -376,7 +400,10 @@ fn goal_callback_sees_every_goal_and_can_stop() {
 fn progress_is_reported_every_65536_expansions() {
     let queens = Queens::new(11).unwrap();
     let mut calls = Vec::new();
-    let outcome = queens.search().on_progress(|s| calls.push(s.expanded)).run();
+    let outcome = queens
+        .search()
+        .on_progress(|s| calls.push(s.expanded))
+        .run();
     assert_eq!(outcome.stats.goals, 2680);
     let expected = outcome.stats.expanded / 65536;
     assert_eq!(calls.len() as u64, expected);
@@ -406,7 +433,16 @@ fn graph_counts_depth_distances_and_chain() {
             .unwrap();
         distances.moves_to(node).unwrap()
     };
-    let expected = [(0, 0), (1, 1), (7, 1), (2, 2), (5, 2), (3, 3), (6, 3), (4, 4)];
+    let expected = [
+        (0, 0),
+        (1, 1),
+        (7, 1),
+        (2, 2),
+        (5, 2),
+        (3, 3),
+        (6, 3),
+        (4, 4),
+    ];
     for (state, moves) in expected {
         assert_eq!(by_state(state), moves, "state {state}");
     }
@@ -422,7 +458,14 @@ fn graph_counts_depth_distances_and_chain() {
     assert_eq!(chain.largest_component, 3);
     assert_eq!(
         chain.line,
-        [Step(0, 1), Step(1, 2), Step(2, 3), Step(3, 4), Step(4, 5), Step(5, 6)]
+        [
+            Step(0, 1),
+            Step(1, 2),
+            Step(2, 3),
+            Step(3, 4),
+            Step(4, 5),
+            Step(5, 6)
+        ]
     );
 }
 
@@ -449,8 +492,14 @@ fn hand_built_graph_and_empty_graph() {
     assert_eq!(empty.longest_chain().components, 0);
 
     let mut g = petgraph::Graph::default();
-    let a = g.add_node(GraphNode { kind: NodeKind::Inner, label: "a" });
-    let b = g.add_node(GraphNode { kind: NodeKind::Goal, label: "b" });
+    let a = g.add_node(GraphNode {
+        kind: NodeKind::Inner,
+        label: "a",
+    });
+    let b = g.add_node(GraphNode {
+        kind: NodeKind::Goal,
+        label: "b",
+    });
     g.add_edge(a, b, Step(0, 1));
     g.add_edge(b, a, Step(1, 0));
     let graph = MoveGraph::from_graph(g);
@@ -466,7 +515,10 @@ fn dot_marks_start_leaves_goals_and_moves() {
         .run_with_graph(|s| format!("s\"{s}\""));
     let dot = graph.to_dot();
     assert!(dot.starts_with("digraph {"));
-    assert!(dot.contains(r#"0 [ label = "s\"0\"" shape = doublecircle ]"#), "{dot}");
+    assert!(
+        dot.contains(r#"0 [ label = "s\"0\"" shape = doublecircle ]"#),
+        "{dot}"
+    );
     assert_eq!(dot.matches("fillcolor = lightblue").count(), 1);
     assert_eq!(dot.matches("fillcolor = palegreen").count(), 1);
     assert!(dot.contains(r#"[ label = "2>3" ]"#), "{dot}");
@@ -481,9 +533,18 @@ fn dot_marks_start_leaves_goals_and_moves() {
         .spawn()
     {
         use std::io::Write;
-        child.stdin.take().unwrap().write_all(dot.as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(dot.as_bytes())
+            .unwrap();
         let out = child.wait_with_output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(String::from_utf8_lossy(&out.stdout).contains("<svg"));
     }
 }
@@ -504,7 +565,10 @@ const DEEP: u32 = 1_000_000;
 #[test]
 fn a_million_states_deep_on_a_small_stack() {
     on_small_stack(|| {
-        let line = Line { len: DEEP, undo: false };
+        let line = Line {
+            len: DEEP,
+            undo: false,
+        };
         for (order, dedup) in [
             (Order::DepthFirst, true),
             (Order::DepthFirst, false),
@@ -517,7 +581,9 @@ fn a_million_states_deep_on_a_small_stack() {
             assert_eq!(outcome.first_goal.unwrap().line.len(), (DEEP - 1) as usize);
         }
 
-        let (_, graph) = Search::new(&line).stop(Stop::Exhaust).run_with_graph(|_| ());
+        let (_, graph) = Search::new(&line)
+            .stop(Stop::Exhaust)
+            .run_with_graph(|_| ());
         assert_eq!(graph.counts().nodes, DEEP as usize);
         let depth = graph.depth();
         assert_eq!(depth.moves, DEEP - 1);
@@ -531,8 +597,13 @@ fn a_million_states_deep_on_a_small_stack() {
 #[test]
 fn a_million_state_component_on_a_small_stack() {
     on_small_stack(|| {
-        let line = Line { len: DEEP, undo: true };
-        let (outcome, graph) = Search::new(&line).stop(Stop::Exhaust).run_with_graph(|_| ());
+        let line = Line {
+            len: DEEP,
+            undo: true,
+        };
+        let (outcome, graph) = Search::new(&line)
+            .stop(Stop::Exhaust)
+            .run_with_graph(|_| ());
         assert_eq!(outcome.end, End::Exhausted);
         // The goal at the far end is not expanded: no move back from it, so
         // it is a component of its own after one of DEEP - 1 states.
@@ -554,7 +625,12 @@ fn answers(quiz: &Quiz) -> Vec<String> {
     quiz.solve()
         .sets
         .iter()
-        .map(|set| set.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "))
+        .map(|set| {
+            set.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .collect()
 }
 
@@ -605,7 +681,14 @@ fn quiz_errors_are_precise() {
     assert!(message.contains("line 2 column 5"), "{message}");
 
     let err = Quiz::from_yaml("questions:\n  - about: 3\n    options: {A: A}\n").unwrap_err();
-    assert!(matches!(err, QuizError::NoSuchQuestion { question: 1, about: 3, count: 1 }));
+    assert!(matches!(
+        err,
+        QuizError::NoSuchQuestion {
+            question: 1,
+            about: 3,
+            count: 1
+        }
+    ));
 
     let err = Quiz::from_yaml("questions:\n  - about: 1\n    options: {A: C}\n").unwrap_err();
     assert!(matches!(err, QuizError::NoSuchOption { question: 1, .. }));
@@ -613,7 +696,10 @@ fn quiz_errors_are_precise() {
     let err = Quiz::from_yaml("questions:\n  - about: 1\n    options: {A: A, A: A}\n").unwrap_err();
     assert!(err.to_string().contains("twice"), "{err}");
 
-    assert!(matches!(Quiz::from_yaml("questions: []").unwrap_err(), QuizError::NoQuestions));
+    assert!(matches!(
+        Quiz::from_yaml("questions: []").unwrap_err(),
+        QuizError::NoQuestions
+    ));
 }
 
 mod quiz_against_brute_force {
@@ -631,7 +717,11 @@ mod quiz_against_brute_force {
                 .enumerate()
                 .map(|(i, c)| format!("o{i}: o{}", c % target_options))
                 .collect();
-            yaml.push_str(&format!("  - about: {}\n    options: {{{}}}\n", about + 1, options.join(", ")));
+            yaml.push_str(&format!(
+                "  - about: {}\n    options: {{{}}}\n",
+                about + 1,
+                options.join(", ")
+            ));
         }
         yaml
     }
@@ -703,7 +793,10 @@ mod cli {
         assert_eq!(text.matches("Solution ").count(), 2);
         assert!(text.contains(". Q . .\n. . . Q\nQ . . .\n. . Q .\n"));
 
-        let out = spider().args(["queens", "6", "--json", "--all"]).assert().success();
+        let out = spider()
+            .args(["queens", "6", "--json", "--all"])
+            .assert()
+            .success();
         let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
         assert_eq!(json["solutions"], 4);
         assert_eq!(json["first"], serde_json::json!([2, 4, 6, 1, 3, 5]));
@@ -726,7 +819,9 @@ mod cli {
                 .args(["queens", n])
                 .assert()
                 .code(2)
-                .stderr(predicate::str::contains("board size must be between 1 and 16"));
+                .stderr(predicate::str::contains(
+                    "board size must be between 1 and 16",
+                ));
         }
         spider().args(["queens", "x"]).assert().code(2);
     }
@@ -748,7 +843,11 @@ mod cli {
     fn quiz_files() {
         let dir = tempfile::tempdir().unwrap();
         let none = dir.path().join("none.yaml");
-        std::fs::write(&none, "questions:\n  - about: 1\n    options: {A: B, B: A}\n").unwrap();
+        std::fs::write(
+            &none,
+            "questions:\n  - about: 1\n    options: {A: B, B: A}\n",
+        )
+        .unwrap();
         spider()
             .arg("quiz")
             .arg(&none)
@@ -757,13 +856,16 @@ mod cli {
             .stdout(predicate::str::contains("0 consistent sets"));
 
         let two = dir.path().join("two.yaml");
-        std::fs::write(&two, "questions:\n  - about: 1\n    options: {A: A, B: B}\n").unwrap();
-        spider()
-            .arg("quiz")
-            .arg(&two)
-            .assert()
-            .success()
-            .stdout("1=A\n1=B\n2 consistent sets of answers (".to_owned() + &two.display().to_string() + ", 1 questions).\n");
+        std::fs::write(
+            &two,
+            "questions:\n  - about: 1\n    options: {A: A, B: B}\n",
+        )
+        .unwrap();
+        spider().arg("quiz").arg(&two).assert().success().stdout(
+            "1=A\n1=B\n2 consistent sets of answers (".to_owned()
+                + &two.display().to_string()
+                + ", 1 questions).\n",
+        );
 
         let bad = dir.path().join("bad.yaml");
         std::fs::write(&bad, "questions:\n  - about: 1\n    optoins: {A: A}\n").unwrap();

@@ -79,13 +79,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             out,
             "{n}-queens: {count} {noun}{partial} ({positions} positions in {secs:.3} s)",
             n = args.n,
-            partial = if complete { "" } else { " so far (interrupted)" },
+            partial = if complete {
+                ""
+            } else {
+                " so far (interrupted)"
+            },
             positions = outcome.stats.positions,
             secs = outcome.stats.elapsed.as_secs_f64(),
         )?;
         if args.all {
             for (i, line) in all.iter().enumerate() {
-                writeln!(out, "\nSolution {} (columns by row: {}):", i + 1, columns(line))?;
+                writeln!(
+                    out,
+                    "\nSolution {} (columns by row: {}):",
+                    i + 1,
+                    columns(line)
+                )?;
                 write!(out, "{}", queens.board(line))?;
             }
         } else if let Some(line) = &first {
@@ -101,7 +110,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn columns(line: &[Column]) -> String {
-    line.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+    line.iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A spinner on stderr for long runs; indicatif draws nothing when stderr

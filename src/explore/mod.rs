@@ -78,7 +78,9 @@ mod graph;
 mod search;
 
 pub use graph::{Chain, Depth, Distances, GraphCounts, GraphNode, MoveGraph};
-pub use search::{End, Goal, Limits, Order, Outcome, Search, Stats, Stop, StopReason};
+pub use search::{
+    End, Goal, Limits, Order, Outcome, ProblemOutcome, Search, Stats, Stop, StopReason,
+};
 
 /// What a state is to the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

@@ -168,6 +168,11 @@ pub struct Outcome<S, M> {
     pub first_goal: Option<Goal<S, M>>,
 }
 
+type ProgressCallback<'a> = Box<dyn FnMut(&Stats) + 'a>;
+
+/// The outcome of a search of problem `P`.
+pub type ProblemOutcome<P> = Outcome<<P as Problem>::State, <P as Problem>::Move>;
+
 type GoalCallback<'a, S, M> = Box<dyn FnMut(&S, &[M]) -> ControlFlow<()> + 'a>;
 
 /// A search over a [`Problem`], configured with builder methods and started
@@ -181,7 +186,7 @@ pub struct Search<'a, P: Problem> {
     dedup: bool,
     stop: Stop,
     limits: Limits,
-    on_progress: Option<Box<dyn FnMut(&Stats) + 'a>>,
+    on_progress: Option<ProgressCallback<'a>>,
     on_goal: Option<GoalCallback<'a, P::State, P::Move>>,
 }
 
@@ -236,10 +241,7 @@ impl<'a, P: Problem> Search<'a, P> {
     /// Calls `f` with every goal met and the line of moves to it (to list
     /// solutions). Returning [`ControlFlow::Break`] stops the search with
     /// [`StopReason::Callback`].
-    pub fn on_goal(
-        mut self,
-        f: impl FnMut(&P::State, &[P::Move]) -> ControlFlow<()> + 'a,
-    ) -> Self {
+    pub fn on_goal(mut self, f: impl FnMut(&P::State, &[P::Move]) -> ControlFlow<()> + 'a) -> Self {
         self.on_goal = Some(Box::new(f));
         self
     }
@@ -256,7 +258,7 @@ impl<'a, P: Problem> Search<'a, P> {
     pub fn run_with_graph<L>(
         self,
         label: impl FnMut(&P::State) -> L,
-    ) -> (Outcome<P::State, P::Move>, MoveGraph<L, P::Move>) {
+    ) -> (ProblemOutcome<P>, MoveGraph<L, P::Move>) {
         let mut recorder = GraphRecorder {
             graph: PetGraph::default(),
             label,
@@ -423,10 +425,13 @@ impl<'a, P: Problem> Search<'a, P> {
                     } else {
                         stats.positions += (items.len() - base) as u64;
                     }
-                    levels.push(Level {
-                        start: base,
-                        next: base,
-                    });
+                    if items.len() > base {
+                        // A dead end pushes no level: nothing to back up from.
+                        levels.push(Level {
+                            start: base,
+                            next: base,
+                        });
+                    }
                 }
                 NodeKind::Leaf => stats.leaves += 1,
                 NodeKind::Goal => {
@@ -436,8 +441,7 @@ impl<'a, P: Problem> Search<'a, P> {
                             .map(|level| items[level.next - 1].0.clone())
                             .collect()
                     };
-                    if let Some(end) = self.goal_met(&mut stats, &mut first_goal, &current, line)
-                    {
+                    if let Some(end) = self.goal_met(&mut stats, &mut first_goal, &current, line) {
                         break 'search end;
                     }
                 }
@@ -556,16 +560,7 @@ impl<'a, P: Problem> Search<'a, P> {
                 }
             }
 
-            let memory = || {
-                memory(
-                    &table,
-                    &parents,
-                    &best_cost,
-                    &closed,
-                    &frontier,
-                    recorder,
-                )
-            };
+            let memory = || memory(&table, &parents, &best_cost, &closed, &frontier, recorder);
             if let Some(end) = self.before_expanding(&mut stats, &mut check_at, started, memory) {
                 break end;
             }

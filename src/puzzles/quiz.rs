@@ -49,7 +49,9 @@ pub enum QuizError {
         question: usize,
     },
     /// A question asks about a question that does not exist.
-    #[error("question {question} is about question {about}, but the quiz has questions 1 to {count}")]
+    #[error(
+        "question {question} is about question {about}, but the quiz has questions 1 to {count}"
+    )]
     NoSuchQuestion {
         /// The question, numbered from 1.
         question: usize,
@@ -59,7 +61,9 @@ pub enum QuizError {
         count: usize,
     },
     /// An option claims an answer that its target question does not offer.
-    #[error("question {question}, option {option}: claims answer {claim} for question {about}, which has no option {claim}")]
+    #[error(
+        "question {question}, option {option}: claims answer {claim} for question {about}, which has no option {claim}"
+    )]
     NoSuchOption {
         /// The question, numbered from 1.
         question: usize,
@@ -222,9 +226,9 @@ impl Quiz {
             _ => true, // checked when question `about` is answered
         };
         holds
-            && self.asked_by[k].iter().all(|&j| {
-                self.questions[j].options[chosen[j] as usize].claim == option
-            })
+            && self.asked_by[k]
+                .iter()
+                .all(|&j| self.questions[j].options[chosen[j] as usize].claim == option)
     }
 }
 
