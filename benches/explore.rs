@@ -116,16 +116,17 @@ fn dedup(c: &mut Criterion) {
             let run = || Search::new(&problem).order(order).stop(Stop::Exhaust).run();
             let outcome = run();
             let s = &outcome.stats;
+            let entry = std::mem::size_of::<(u64, u32)>();
             println!(
                 "sliding {rows}x{cols} {order:?}: {} positions, {} moves, {:.2} M positions/s, \
-                 table {:.1} bytes/position (key {} B + id 4 B + control 1 B at load {:.2}), \
+                 table {:.1} bytes/position (entry {} B + control 1 B, load {:.2}), \
                  engine total {:.1} bytes/position",
                 s.positions,
                 s.moves,
                 s.positions_per_second() / 1e6,
                 s.table_bytes as f64 / s.positions as f64,
-                std::mem::size_of::<u64>(),
-                s.positions as f64 / (s.table_bytes as f64 / 13.0),
+                entry,
+                s.positions as f64 / (s.table_bytes as f64 / (entry + 1) as f64),
                 s.memory_bytes as f64 / s.positions as f64,
             );
             group.throughput(Throughput::Elements(s.positions));
