@@ -876,7 +876,8 @@ mod cli {
             .code(2)
             .stderr(predicate::str::contains("bad.yaml"))
             .stderr(predicate::str::contains("unknown field `optoins`"))
-            .stderr(predicate::str::contains("line 3 column 5"));
+            .stderr(predicate::str::contains("line 3 column 5"))
+            .stderr(predicate::function(|err: &str| err.matches("optoins").count() == 1));
 
         let dangling = dir.path().join("dangling.yaml");
         std::fs::write(&dangling, "questions:\n  - about: 2\n    options: {A: A}\n").unwrap();

@@ -37,7 +37,7 @@ pub const BUILTIN_YAML: &str = include_str!("quiz-brainbashers.yaml");
 pub enum QuizError {
     /// The YAML is malformed or does not match the format (the message gives
     /// the line and column).
-    #[error("{0}")]
+    #[error(transparent)]
     Yaml(#[from] serde_yaml::Error),
     /// The quiz has no questions.
     #[error("the quiz has no questions")]
