@@ -116,8 +116,12 @@ pub trait Problem {
     /// The key of `state`.
     fn key(&self, state: &Self::State) -> Self::Key;
 
-    /// Appends `(move, next state)` for every legal move out of `state`.
-    /// `out` is empty when called; the engine reuses it between calls.
+    /// Appends `(move, next state)` for every legal move out of `state`, in
+    /// the order they should be tried.
+    ///
+    /// Only append: `out` may already hold other states (depth-first search
+    /// passes its own stack, so that successors are never copied). Do not
+    /// read, clear or reorder what is already there.
     fn successors(&self, state: &Self::State, out: &mut Vec<(Self::Move, Self::State)>);
 
     /// What kind of node `state` is. Goals and leaves are not expanded.
