@@ -25,6 +25,7 @@ impl fmt::Display for Step {
 }
 
 /// A problem given by an explicit edge list; state 0 is the start.
+#[derive(Clone, Debug)]
 struct Edges {
     edges: Vec<(u32, u32)>,
     goals: Vec<u32>,
@@ -877,7 +878,9 @@ mod cli {
             .stderr(predicate::str::contains("bad.yaml"))
             .stderr(predicate::str::contains("unknown field `optoins`"))
             .stderr(predicate::str::contains("line 3 column 5"))
-            .stderr(predicate::function(|err: &str| err.matches("optoins").count() == 1));
+            .stderr(predicate::function(|err: &str| {
+                err.matches("optoins").count() == 1
+            }));
 
         let dangling = dir.path().join("dangling.yaml");
         std::fs::write(&dangling, "questions:\n  - about: 2\n    options: {A: A}\n").unwrap();
@@ -895,5 +898,57 @@ mod cli {
             .assert()
             .code(2)
             .stderr(predicate::str::contains("missing.yaml"));
+    }
+}
+
+mod random_graphs {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn edges() -> impl Strategy<Value = Edges> {
+        (
+            prop::collection::vec((0u32..12, 0u32..12), 0..40),
+            prop::collection::vec(1u32..12, 0..3),
+            prop::collection::vec(1u32..12, 0..3),
+        )
+            .prop_map(|(edges, goals, leaves)| Edges {
+                edges,
+                goals,
+                leaves,
+            })
+    }
+
+    proptest! {
+        /// Every order finds a goal exactly when one is reachable through
+        /// inner states; its line is a real walk to a goal; breadth-first's
+        /// line is a shortest one.
+        #[test]
+        fn goal_lines_are_real_walks(problem in edges()) {
+            let (_, graph) = Search::new(&problem).stop(Stop::Exhaust).run_with_graph(|s| *s);
+            let distances = graph.distances();
+            let shortest = graph
+                .graph()
+                .node_indices()
+                .filter(|&n| graph.graph()[n].kind == NodeKind::Goal)
+                .filter_map(|n| distances.moves_to(n))
+                .min();
+            for order in [Order::DepthFirst, Order::BreadthFirst, Order::BestFirst, Order::AStar] {
+                let outcome = Search::new(&problem).order(order).run();
+                prop_assert_eq!(outcome.end == End::GoalFound, shortest.is_some());
+                if let Some(goal) = outcome.first_goal {
+                    let mut at = 0;
+                    for step in &goal.line {
+                        prop_assert_eq!(step.0, at);
+                        prop_assert!(problem.edges.contains(&(step.0, step.1)));
+                        at = step.1;
+                    }
+                    prop_assert_eq!(at, goal.state);
+                    prop_assert_eq!(problem.kind(&at), NodeKind::Goal);
+                    if matches!(order, Order::BreadthFirst | Order::AStar) {
+                        prop_assert_eq!(Some(goal.line.len() as u32), shortest);
+                    }
+                }
+            }
+        }
     }
 }
