@@ -1,10 +1,138 @@
-//! `spider queens` (not built yet).
+//! `spider queens N`: count the N-queens solutions with the search engine,
+//! a check that the engine explores exactly and a measure of its speed.
 
+use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
+use spider_analyzer::explore::{End, Limits};
+use spider_analyzer::puzzles::queens::{Column, Queens};
+
+/// Arguments of `spider queens`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The board size (1 to 16).
+    pub n: usize,
+    /// List every solution, not just the first.
+    #[arg(long)]
+    pub all: bool,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`spider queens` is not built yet")
+/// Counts and prints the solutions. Exit 0 when there is at least one, 1 when
+/// there is none, 3 when interrupted (the count is then partial).
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let queens = Queens::new(args.n)?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    {
+        let cancel = cancel.clone();
+        // Another handler may already be installed; then Ctrl-C just exits.
+        let _ = ctrlc::set_handler(move || cancel.store(true, Ordering::Relaxed));
+    }
+    let spinner = spinner();
+    let mut all: Vec<Vec<Column>> = Vec::new();
+    let mut search = queens
+        .search()
+        .limits(Limits {
+            cancel: Some(cancel),
+            ..Limits::default()
+        })
+        .on_progress(|stats| {
+            spinner.set_message(format!(
+                "{} positions, {} solutions",
+                stats.positions, stats.goals
+            ))
+        });
+    if args.all {
+        search = search.on_goal(|_, line| {
+            all.push(line.to_vec());
+            std::ops::ControlFlow::Continue(())
+        });
+    }
+    let outcome = search.run();
+    spinner.finish_and_clear();
+    let count = outcome.stats.goals;
+    let first: Option<Vec<Column>> = outcome.first_goal.map(|goal| goal.line);
+    let complete = matches!(outcome.end, End::Exhausted);
+
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let cols = |line: &[Column]| line.iter().map(|c| c.0 as usize + 1).collect::<Vec<_>>();
+        let mut json = serde_json::json!({
+            "n": args.n,
+            "solutions": count,
+            "complete": complete,
+            "first": first.as_deref().map(cols),
+            "stats": stats_json(&outcome.stats),
+        });
+        if args.all {
+            json["all"] = all.iter().map(|line| cols(line)).collect();
+        }
+        serde_json::to_writer_pretty(&mut out, &json)?;
+        writeln!(out)?;
+    } else {
+        let noun = if count == 1 { "solution" } else { "solutions" };
+        writeln!(
+            out,
+            "{n}-queens: {count} {noun}{partial} ({positions} positions in {secs:.3} s)",
+            n = args.n,
+            partial = if complete {
+                ""
+            } else {
+                " so far (interrupted)"
+            },
+            positions = outcome.stats.positions,
+            secs = outcome.stats.elapsed.as_secs_f64(),
+        )?;
+        if args.all {
+            for (i, line) in all.iter().enumerate() {
+                writeln!(
+                    out,
+                    "\nSolution {} (columns by row: {}):",
+                    i + 1,
+                    columns(line)
+                )?;
+                write!(out, "{}", queens.board(line))?;
+            }
+        } else if let Some(line) = &first {
+            writeln!(out, "\nFirst solution (columns by row: {}):", columns(line))?;
+            write!(out, "{}", queens.board(line))?;
+        }
+    }
+    Ok(match (complete, count) {
+        (false, _) => ExitCode::from(3),
+        (true, 0) => ExitCode::from(1),
+        (true, _) => ExitCode::SUCCESS,
+    })
+}
+
+fn columns(line: &[Column]) -> String {
+    line.iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A spinner on stderr for long runs; indicatif draws nothing when stderr
+/// is not a terminal.
+pub(super) fn spinner() -> indicatif::ProgressBar {
+    let spinner = indicatif::ProgressBar::new_spinner();
+    spinner.enable_steady_tick(std::time::Duration::from_millis(200));
+    spinner
+}
+
+/// Search statistics for `--json` output (elapsed time in seconds).
+pub(super) fn stats_json(stats: &spider_analyzer::explore::Stats) -> serde_json::Value {
+    serde_json::json!({
+        "positions": stats.positions,
+        "expanded": stats.expanded,
+        "moves": stats.moves,
+        "duplicates": stats.duplicates,
+        "max_depth": stats.max_depth,
+        "elapsed_seconds": stats.elapsed.as_secs_f64(),
+        "positions_per_second": stats.positions_per_second(),
+    })
 }
