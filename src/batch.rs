@@ -397,8 +397,10 @@ impl ResultsFile {
                 )),
                 Err(err) => {
                     out.complete_len = line_end as u64;
-                    out.warnings
-                        .push(format!("line {}: not a result record, skipped ({err})", index + 1));
+                    out.warnings.push(format!(
+                        "line {}: not a result record, skipped ({err})",
+                        index + 1
+                    ));
                 }
             }
             offset = line_end;
@@ -456,7 +458,10 @@ impl RecordWriter {
     pub fn write(&self, record: &Record) -> Result<(), BatchError> {
         let mut line = serde_json::to_string(record).expect("records always serialize");
         line.push('\n');
-        let mut file = self.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut file = self
+            .file
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         file.write_all(line.as_bytes())
             .and_then(|()| file.flush())
             .map_err(|err| BatchError::io(&self.path, err))
@@ -524,7 +529,11 @@ impl BatchConfig {
 }
 
 /// Decides one deal and makes its record.
-pub fn decide(config: &BatchConfig, number: u128, cancel: &AtomicBool) -> Result<Record, BatchError> {
+pub fn decide(
+    config: &BatchConfig,
+    number: u128,
+    cancel: &AtomicBool,
+) -> Result<Record, BatchError> {
     let start = Instant::now();
     let deal = numbered_deal(config.source, number, config.suits, config.rules)?;
     let analysis = solve::analyze(&deal, &config.limits, cancel);
@@ -589,7 +598,10 @@ pub fn run(
                 .get_or_insert(err);
         }
     });
-    match failure.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()) {
+    match failure
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    {
         Some(err) => Err(err),
         None => Ok(written.into_inner()),
     }
@@ -720,7 +732,8 @@ impl Summary {
         let (wall_seconds, rate_deals) = match wall {
             Some((seconds, deals_in_wall)) => (Some(seconds), deals_in_wall),
             None => {
-                let stamped: Vec<&Record> = records.iter().filter(|r| r.finished_at > 0.0).collect();
+                let stamped: Vec<&Record> =
+                    records.iter().filter(|r| r.finished_at > 0.0).collect();
                 let start = stamped
                     .iter()
                     .map(|r| r.finished_at - r.seconds)
@@ -795,9 +808,24 @@ impl fmt::Display for Summary {
             }
         };
         writeln!(f, "deals         {:>8}", self.deals)?;
-        writeln!(f, "winnable      {:>8}{}", self.winnable, of_all(self.winnable))?;
-        writeln!(f, "unwinnable    {:>8}{}", self.unwinnable, of_all(self.unwinnable))?;
-        write!(f, "undecided     {:>8}{}", self.undecided, of_all(self.undecided))?;
+        writeln!(
+            f,
+            "winnable      {:>8}{}",
+            self.winnable,
+            of_all(self.winnable)
+        )?;
+        writeln!(
+            f,
+            "unwinnable    {:>8}{}",
+            self.unwinnable,
+            of_all(self.unwinnable)
+        )?;
+        write!(
+            f,
+            "undecided     {:>8}{}",
+            self.undecided,
+            of_all(self.undecided)
+        )?;
         let by = self.undecided_by;
         let reasons: Vec<String> = [
             ("time", by.time),
@@ -913,10 +941,28 @@ mod tests {
 
     #[test]
     fn ranges_parse_inclusive() {
-        assert_eq!("1..1000".parse::<DealRange>().unwrap(), DealRange { first: 1, last: 1000 });
-        assert_eq!("5..=7".parse::<DealRange>().unwrap(), DealRange { first: 5, last: 7 });
-        assert_eq!("42".parse::<DealRange>().unwrap(), DealRange { first: 42, last: 42 });
-        assert_eq!(" 3 .. 3 ".parse::<DealRange>().unwrap(), DealRange { first: 3, last: 3 });
+        assert_eq!(
+            "1..1000".parse::<DealRange>().unwrap(),
+            DealRange {
+                first: 1,
+                last: 1000
+            }
+        );
+        assert_eq!(
+            "5..=7".parse::<DealRange>().unwrap(),
+            DealRange { first: 5, last: 7 }
+        );
+        assert_eq!(
+            "42".parse::<DealRange>().unwrap(),
+            DealRange {
+                first: 42,
+                last: 42
+            }
+        );
+        assert_eq!(
+            " 3 .. 3 ".parse::<DealRange>().unwrap(),
+            DealRange { first: 3, last: 3 }
+        );
         for bad in ["", "..", "a..b", "5..1", "1..", "..4", "-1..3", "1...3"] {
             let err = bad.parse::<DealRange>().unwrap_err();
             assert!(err.to_string().contains(&format!("`{bad}`")), "{err}");
@@ -925,15 +971,23 @@ mod tests {
 
     #[test]
     fn shards_split_a_range_without_overlap() {
-        assert_eq!("3/8".parse::<Shard>().unwrap(), Shard { index: 3, count: 8 });
+        assert_eq!(
+            "3/8".parse::<Shard>().unwrap(),
+            Shard { index: 3, count: 8 }
+        );
         for bad in ["0/3", "4/3", "1/0", "3", "a/b", "/2", "1/"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
-        let range = DealRange { first: 10, last: 29 };
+        let range = DealRange {
+            first: 10,
+            last: 29,
+        };
         let mut all = Vec::new();
         for k in 1..=3 {
             let shard = Shard { index: k, count: 3 };
-            let numbers: Vec<u128> = (0..shard.len(range)).map(|i| shard.number(range, i)).collect();
+            let numbers: Vec<u128> = (0..shard.len(range))
+                .map(|i| shard.number(range, i))
+                .collect();
             assert!(numbers.iter().all(|&n| shard.contains(range, n)));
             all.extend(numbers);
         }
@@ -941,7 +995,9 @@ mod tests {
         assert_eq!(all, (10..=29).collect::<Vec<u128>>());
         let shard = Shard { index: 1, count: 3 };
         assert_eq!(
-            (0..shard.len(range)).map(|i| shard.number(range, i)).collect::<Vec<_>>(),
+            (0..shard.len(range))
+                .map(|i| shard.number(range, i))
+                .collect::<Vec<_>>(),
             [10, 13, 16, 19, 22, 25, 28]
         );
         // A shard can be empty when the range is short.
@@ -977,7 +1033,11 @@ mod tests {
         assert_eq!(file.complete_len, (a.len() + b.len() + 2) as u64);
         assert!(!file.needs_newline);
         assert_eq!(file.warnings.len(), 1);
-        assert!(file.warnings[0].starts_with("line 3: torn"), "{:?}", file.warnings);
+        assert!(
+            file.warnings[0].starts_with("line 3: torn"),
+            "{:?}",
+            file.warnings
+        );
 
         // A garbled line in the middle is skipped, not cut.
         let text = format!("{a}\ngarbage\n{b}");
@@ -997,7 +1057,9 @@ mod tests {
         let (writer, existing) = RecordWriter::open(&path).unwrap();
         assert_eq!(existing.records.len(), 1);
         assert_eq!(existing.warnings.len(), 1);
-        writer.write(&record(3, Outcome::Unwinnable, 1.5, None)).unwrap();
+        writer
+            .write(&record(3, Outcome::Unwinnable, 1.5, None))
+            .unwrap();
         drop(writer);
         let again = ResultsFile::read(&path).unwrap();
         assert!(again.warnings.is_empty(), "{:?}", again.warnings);
@@ -1014,7 +1076,15 @@ mod tests {
             record(4, Outcome::Undecided, 4.0, None),
         ];
         let summary = Summary::of(&records, None);
-        assert_eq!((summary.deals, summary.winnable, summary.unwinnable, summary.undecided), (4, 2, 1, 1));
+        assert_eq!(
+            (
+                summary.deals,
+                summary.winnable,
+                summary.unwinnable,
+                summary.undecided
+            ),
+            (4, 2, 1, 1)
+        );
         assert_eq!(summary.undecided_by.time, 1);
         assert_eq!(summary.decided_share, Some(0.75));
         let decided = summary.winnable_of_decided.unwrap();
@@ -1031,7 +1101,10 @@ mod tests {
         assert_eq!(summary.wall_seconds, Some(4.0));
         assert_eq!(summary.deals_per_second, Some(1.0));
         let text = summary.to_string();
-        assert!(text.contains("winnable of decided  66.7% (2/3; 95% CI"), "{text}");
+        assert!(
+            text.contains("winnable of decided  66.7% (2/3; 95% CI"),
+            "{text}"
+        );
         assert!(text.contains("(stopped by time 1)"), "{text}");
 
         let live = Summary::of(&records, Some((8.0, 2)));
@@ -1046,13 +1119,20 @@ mod tests {
     #[test]
     fn merging_keeps_one_record_per_deal() {
         let one = ResultsFile {
-            records: vec![record(1, Outcome::Winnable, 1.0, Some(5)), record(2, Outcome::Unwinnable, 1.0, None)],
+            records: vec![
+                record(1, Outcome::Winnable, 1.0, Some(5)),
+                record(2, Outcome::Unwinnable, 1.0, None),
+            ],
             ..ResultsFile::default()
         };
         let mut relaxed = record(2, Outcome::Winnable, 1.0, Some(7));
         relaxed.rules = Rules::Relaxed;
         let two = ResultsFile {
-            records: vec![record(2, Outcome::Winnable, 9.0, Some(9)), record(3, Outcome::Undecided, 1.0, None), relaxed],
+            records: vec![
+                record(2, Outcome::Winnable, 9.0, Some(9)),
+                record(3, Outcome::Undecided, 1.0, None),
+                relaxed,
+            ],
             ..ResultsFile::default()
         };
         let (records, duplicates) = merge(vec![one, two]);
@@ -1064,9 +1144,25 @@ mod tests {
     #[test]
     fn numbered_deal_checks_the_source() {
         assert!(numbered_deal(Source::Own, 5, SuitCount::One, Rules::Standard).is_ok());
-        assert!(numbered_deal(Source::Own, u128::from(u64::MAX) + 1, SuitCount::Four, Rules::Standard).is_err());
+        assert!(
+            numbered_deal(
+                Source::Own,
+                u128::from(u64::MAX) + 1,
+                SuitCount::Four,
+                Rules::Standard
+            )
+            .is_err()
+        );
         assert!(numbered_deal(Source::Pysol, 5, SuitCount::Two, Rules::Standard).is_err());
-        assert!(numbered_deal(Source::Pysol, pysol::MAX_GAME + 1, SuitCount::Four, Rules::Standard).is_err());
+        assert!(
+            numbered_deal(
+                Source::Pysol,
+                pysol::MAX_GAME + 1,
+                SuitCount::Four,
+                Rules::Standard
+            )
+            .is_err()
+        );
     }
 
     #[test]
@@ -1094,6 +1190,9 @@ mod tests {
 
         // Once cancelled, nothing more is written.
         let cancel = AtomicBool::new(true);
-        assert_eq!(run(&config, &HashSet::new(), &cancel, &|_| Ok(())).unwrap(), 0);
+        assert_eq!(
+            run(&config, &HashSet::new(), &cancel, &|_| Ok(())).unwrap(),
+            0
+        );
     }
 }

@@ -37,7 +37,9 @@ fn writes_one_record_per_deal_with_every_field() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.jsonl");
     spider()
-        .args(["batch", "--number", "1..6", "--suits", "2", "--rules", "relaxed", "--jobs", "2"])
+        .args([
+            "batch", "--number", "1..6", "--suits", "2", "--rules", "relaxed", "--jobs", "2",
+        ])
         .args(QUICK)
         .args(["--out", out.to_str().unwrap()])
         .assert()
@@ -74,7 +76,10 @@ fn resumes_skipping_done_deals_and_a_torn_line() {
     let lines: Vec<&str> = text.lines().collect();
     let torn = format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..10]);
     std::fs::write(&out, torn).unwrap();
-    let kept: Vec<Value> = lines[..2].iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let kept: Vec<Value> = lines[..2]
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
 
     spider()
         .args(["batch", "--pysol", "100..105"])

@@ -19,7 +19,10 @@ fn layout_row(deal: &Deal, index: usize) -> String {
                 .map(|slot| slot.to_string())
                 .chain(pile.face_up.iter().map(|card| card.to_string()))
                 .collect();
-            cards.get(index).cloned().unwrap_or_else(|| "--".to_string())
+            cards
+                .get(index)
+                .cloned()
+                .unwrap_or_else(|| "--".to_string())
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -73,15 +76,60 @@ fn own_generator_golden_deals() {
     // (number, suits, face-up cards of piles 1..10, stock row 1). A change
     // of the generator breaks every saved deal number: it must fail here.
     let golden = [
-        (1, 1, "7S 10S 4S KS 8S 3S AS KS 2S 4S", "8S 2S JS 2S 9S 2S 5S 9S 5S 7S"),
-        (1, 2, "7H 10S 4H KS 8H 3H AH KS 2H 4H", "8S 2S JS 2H 9S 2S 5S 9H 5S 7S"),
-        (1, 4, "7H 10D 4H KS 8C 3H AC KS 2H 4C", "8D 2D JD 2C 9D 2S 5S 9C 5D 7S"),
-        (2, 1, "QS 4S 9S 4S KS 10S QS 10S 8S 3S", "2S QS 9S 5S 10S 2S AS 5S 3S 3S"),
-        (2, 2, "QH 4H 9S 4H KH 10H QS 10H 8S 3H", "2S QH 9H 5H 10S 2H AH 5H 3S 3S"),
-        (2, 4, "QC 4C 9S 4H KC 10C QD 10C 8S 3C", "2D QC 9H 5H 10D 2C AH 5C 3S 3D"),
-        (1000, 1, "3S 2S 6S 5S 9S 7S 8S KS AS JS", "4S 4S 8S 5S 10S AS 5S AS 2S 9S"),
-        (1000, 2, "3H 2S 6S 5S 9S 7H 8S KS AS JS", "4S 4S 8H 5S 10S AH 5H AH 2H 9H"),
-        (1000, 4, "3H 2S 6D 5D 9S 7H 8S KS AS JS", "4S 4D 8C 5S 10D AH 5H AC 2C 9C"),
+        (
+            1,
+            1,
+            "7S 10S 4S KS 8S 3S AS KS 2S 4S",
+            "8S 2S JS 2S 9S 2S 5S 9S 5S 7S",
+        ),
+        (
+            1,
+            2,
+            "7H 10S 4H KS 8H 3H AH KS 2H 4H",
+            "8S 2S JS 2H 9S 2S 5S 9H 5S 7S",
+        ),
+        (
+            1,
+            4,
+            "7H 10D 4H KS 8C 3H AC KS 2H 4C",
+            "8D 2D JD 2C 9D 2S 5S 9C 5D 7S",
+        ),
+        (
+            2,
+            1,
+            "QS 4S 9S 4S KS 10S QS 10S 8S 3S",
+            "2S QS 9S 5S 10S 2S AS 5S 3S 3S",
+        ),
+        (
+            2,
+            2,
+            "QH 4H 9S 4H KH 10H QS 10H 8S 3H",
+            "2S QH 9H 5H 10S 2H AH 5H 3S 3S",
+        ),
+        (
+            2,
+            4,
+            "QC 4C 9S 4H KC 10C QD 10C 8S 3C",
+            "2D QC 9H 5H 10D 2C AH 5C 3S 3D",
+        ),
+        (
+            1000,
+            1,
+            "3S 2S 6S 5S 9S 7S 8S KS AS JS",
+            "4S 4S 8S 5S 10S AS 5S AS 2S 9S",
+        ),
+        (
+            1000,
+            2,
+            "3H 2S 6S 5S 9S 7H 8S KS AS JS",
+            "4S 4S 8H 5S 10S AH 5H AH 2H 9H",
+        ),
+        (
+            1000,
+            4,
+            "3H 2S 6D 5D 9S 7H 8S KS AS JS",
+            "4S 4D 8C 5S 10D AH 5H AC 2C 9C",
+        ),
     ];
     for (number, suits, up, row1) in golden {
         let deal = numbered::deal(number, suit_count(suits), Rules::Standard);
@@ -186,7 +234,9 @@ fn spider() -> Command {
 #[test]
 fn cli_writes_an_own_deal() {
     let out = spider()
-        .args(["deal", "--number", "1", "--suits", "2", "--rules", "relaxed"])
+        .args([
+            "deal", "--number", "1", "--suits", "2", "--rules", "relaxed",
+        ])
         .assert()
         .success()
         .get_output()
@@ -194,10 +244,16 @@ fn cli_writes_an_own_deal() {
         .clone();
     let text = String::from_utf8(out).unwrap();
     assert!(text.starts_with("# spider deal --number 1"), "{text}");
-    assert!(text.contains("\nsuits: 2\nrules: relaxed\npiles:\n"), "{text}");
+    assert!(
+        text.contains("\nsuits: 2\nrules: relaxed\npiles:\n"),
+        "{text}"
+    );
     assert!(text.contains("  - face_down: ["), "{text}");
     assert!(text.contains("    face_up: [7H]\n"), "{text}");
-    assert!(text.contains("stock:\n  - [8S, 2S, JS, 2H, 9S, 2S, 5S, 9H, 5S, 7S]\n"), "{text}");
+    assert!(
+        text.contains("stock:\n  - [8S, 2S, JS, 2H, 9S, 2S, 5S, 9H, 5S, 7S]\n"),
+        "{text}"
+    );
     assert!(text.ends_with("removed: []\n"), "{text}");
     assert_eq!(text.matches("face_down").count(), 10);
 }
@@ -213,7 +269,10 @@ fn cli_writes_a_pysol_deal_to_a_file_and_never_over_one() {
         .success()
         .stdout("");
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("  - face_down: [10S, 3C, KS, 4C, JH]\n    face_up: [5S]\n"), "{text}");
+    assert!(
+        text.contains("  - face_down: [10S, 3C, KS, 4C, JH]\n    face_up: [5S]\n"),
+        "{text}"
+    );
     assert!(text.contains("suits: 4\nrules: standard\n"), "{text}");
     spider()
         .args(["deal", "--pysol", "1", "-o", path_text])
@@ -245,10 +304,7 @@ fn cli_refuses_bad_numbers_and_options() {
         .args(["deal", "--number", "1", "--pysol", "1"])
         .assert()
         .code(2);
-    spider()
-        .args(["deal", "--number", "-3"])
-        .assert()
-        .code(2);
+    spider().args(["deal", "--number", "-3"]).assert().code(2);
     spider()
         .args(["deal", "--number", "3", "--suits", "3"])
         .assert()

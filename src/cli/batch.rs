@@ -90,7 +90,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         None => (None, Vec::new()),
     };
-    let mut records: Vec<Record> = existing.into_iter().filter(|r| config.includes(r)).collect();
+    let mut records: Vec<Record> = existing
+        .into_iter()
+        .filter(|r| config.includes(r))
+        .collect();
     let done: HashSet<_> = records.iter().map(Record::key).collect();
     let to_do = config.len().saturating_sub(done.len() as u128);
     if !done.is_empty() {
@@ -180,7 +183,9 @@ fn config(args: &Args) -> anyhow::Result<BatchConfig> {
         Some(secs) if secs.is_finite() && secs > 0.0 && secs < 1e9 => {
             Some(Duration::from_secs_f64(secs))
         }
-        Some(secs) => anyhow::bail!("--time-limit must be a positive number of seconds, got {secs}"),
+        Some(secs) => {
+            anyhow::bail!("--time-limit must be a positive number of seconds, got {secs}")
+        }
         None => None,
     };
     let config = BatchConfig {
@@ -211,7 +216,9 @@ fn summarize(paths: &[PathBuf], json: bool) -> anyhow::Result<ExitCode> {
     }
     let (records, duplicates) = batch::merge(files);
     if duplicates > 0 {
-        eprintln!("spider: warning: {duplicates} duplicate records (same deal, suits and rules) ignored");
+        eprintln!(
+            "spider: warning: {duplicates} duplicate records (same deal, suits and rules) ignored"
+        );
     }
     print_summary(&Summary::of(&records, None), json)?;
     Ok(ExitCode::SUCCESS)

@@ -141,7 +141,11 @@ mod tests {
         let two = unshuffled_deck(SuitCount::Two);
         assert_eq!(two[26].to_string(), "AS");
         assert_eq!(two[39].to_string(), "AH");
-        assert!(unshuffled_deck(SuitCount::One).iter().all(|c| c.suit() == crate::cards::Suit::Spades));
+        assert!(
+            unshuffled_deck(SuitCount::One)
+                .iter()
+                .all(|c| c.suit() == crate::cards::Suit::Spades)
+        );
     }
 
     #[test]

@@ -266,7 +266,13 @@ mod tests {
         let first: Vec<u32> = (0..5).map(|_| mt.next_u32()).collect();
         assert_eq!(
             first,
-            [1_067_595_299, 955_945_823, 477_289_528, 4_107_218_783, 4_228_976_476]
+            [
+                1_067_595_299,
+                955_945_823,
+                477_289_528,
+                4_107_218_783,
+                4_228_976_476
+            ]
         );
         // The 10000th output of init_genrand(5489), C++'s std::mt19937 check.
         let mut mt = Mt19937::from_u32(5489);
@@ -285,7 +291,10 @@ mod tests {
     fn ms_rand_matches_the_c_runtime() {
         // srand(1); rand() in Microsoft's C runtime gives 41, 18467, 6334.
         let mut rng = MsRandom::new(1);
-        assert_eq!([rng.next_u15(), rng.next_u15(), rng.next_u15()], [41, 18467, 6334]);
+        assert_eq!(
+            [rng.next_u15(), rng.next_u15(), rng.next_u15()],
+            [41, 18467, 6334]
+        );
     }
 
     #[test]
