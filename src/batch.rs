@@ -846,9 +846,13 @@ impl fmt::Display for Summary {
         if let Some(decided) = self.decided_share {
             writeln!(f, "decided       {:>8}", percent(decided))?;
         }
-        for (name, share) in [
-            ("winnable of decided", self.winnable_of_decided),
-            ("winnable of all", self.winnable_of_all),
+        for (name, share, none) in [
+            (
+                "winnable of decided",
+                self.winnable_of_decided,
+                "no deal decided",
+            ),
+            ("winnable of all", self.winnable_of_all, "no deals"),
         ] {
             match share {
                 Some(s) => writeln!(
@@ -860,7 +864,7 @@ impl fmt::Display for Summary {
                     percent(s.low),
                     percent(s.high)
                 )?,
-                None => writeln!(f, "{name:<20} n/a (no deals)")?,
+                None => writeln!(f, "{name:<20} n/a ({none})")?,
             }
         }
         match (self.median_seconds, self.p95_seconds) {
