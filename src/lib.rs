@@ -14,6 +14,7 @@
 //! - [`puzzles`]: N-queens and a self-referential quiz, small problems that
 //!   validate the engine.
 
+pub mod batch;
 pub mod cards;
 pub mod deal;
 pub mod explore;

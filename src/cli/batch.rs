@@ -1,10 +1,237 @@
-//! `spider batch` (not built yet).
+//! `spider batch`: decide a range of numbered deals in parallel, stream one
+//! JSON line per deal to `--out`, resume from it after an interruption, and
+//! summarize; or (`--summarize`) merge the results files of many runs or
+//! machines into one summary without solving anything.
 
+use std::collections::HashSet;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use spider_analyzer::batch::{
+    self, BatchConfig, DealRange, Record, RecordWriter, ResultsFile, Shard, Source, Summary,
+};
+use spider_analyzer::cards::SuitCount;
+use spider_analyzer::deal::Rules;
+use spider_analyzer::solve::Limits;
+
+use super::deal::{parse_rules, parse_suits};
+
+/// Exit code after Ctrl-C: the results so far are kept; rerun to resume.
+const EXIT_INTERRUPTED: u8 = 130;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(group(clap::ArgGroup::new("deals").args(["number", "pysol", "summarize"]).required(true)))]
+pub struct Args {
+    /// Own deal numbers A..B (both inclusive), e.g. 1..1000.
+    #[arg(long, value_name = "A..B")]
+    number: Option<String>,
+    /// PySol game numbers A..B (both inclusive; 4 suits).
+    #[arg(long, value_name = "A..B")]
+    pysol: Option<String>,
+    /// Number of suits: 1, 2 or 4.
+    #[arg(long, value_name = "1|2|4", default_value = "4", value_parser = parse_suits)]
+    suits: SuitCount,
+    /// standard (no deal onto an empty pile) or relaxed.
+    #[arg(long, value_name = "standard|relaxed", default_value = "standard", value_parser = parse_rules)]
+    rules: Rules,
+    /// Deals decided at once (default: one per core).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Give up on a deal after SECS seconds (it counts as undecided).
+    #[arg(long, value_name = "SECS")]
+    time_limit: Option<f64>,
+    /// Give up on a deal after N distinct positions.
+    #[arg(long, value_name = "N")]
+    max_positions: Option<u64>,
+    /// Results file (JSON Lines, one record per deal), appended to as deals
+    /// are decided; deals already in it are skipped.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Run only shard K of N: deals K, K+N, K+2N, ... of the range (1-based).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Merge these results files into one summary (no solving).
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["number", "pysol", "out", "shard", "jobs", "time_limit", "max_positions"])]
+    summarize: Vec<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`spider batch` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !args.summarize.is_empty() {
+        return summarize(&args.summarize, args.json);
+    }
+    let config = config(&args)?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    {
+        let cancel = Arc::clone(&cancel);
+        // A second Ctrl-C stops at once; the results file is still whole.
+        let _ = ctrlc::set_handler(move || {
+            if cancel.swap(true, Ordering::SeqCst) {
+                std::process::exit(i32::from(EXIT_INTERRUPTED));
+            }
+        });
+    }
+
+    let (writer, existing) = match &args.out {
+        Some(path) => {
+            let (writer, existing) = RecordWriter::open(path)?;
+            for warning in &existing.warnings {
+                eprintln!("spider: warning: {}: {warning}", path.display());
+            }
+            (Some(writer), existing.records)
+        }
+        None => (None, Vec::new()),
+    };
+    let mut records: Vec<Record> = existing
+        .into_iter()
+        .filter(|r| config.includes(r))
+        .collect();
+    let done: HashSet<_> = records.iter().map(Record::key).collect();
+    let to_do = config.len().saturating_sub(done.len() as u128);
+    if !done.is_empty() {
+        eprintln!(
+            "spider: {} of {} deals already in the results file, {} to go",
+            done.len(),
+            config.len(),
+            to_do
+        );
+    }
+
+    let progress = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(u64::try_from(to_do).unwrap_or(u64::MAX));
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} deals, {per_sec}, eta {eta} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.enable_steady_tick(Duration::from_millis(500));
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+
+    let new_records = std::sync::Mutex::new(Vec::new());
+    let start = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build()
+        .context("cannot start the worker threads")?;
+    let outcome = pool.install(|| {
+        batch::run(&config, &done, &cancel, &|record| {
+            if let Some(writer) = &writer {
+                writer.write(&record)?;
+            }
+            progress.inc(1);
+            new_records
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .push(record);
+            Ok(())
+        })
+    });
+    let wall = start.elapsed().as_secs_f64();
+    progress.finish_and_clear();
+    let decided_now = outcome?;
+    records.extend(
+        new_records
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()),
+    );
+    records.sort_by_key(|r| r.number);
+
+    let summary = Summary::of(&records, Some((wall, decided_now)));
+    print_summary(&summary, args.json)?;
+    if cancel.load(Ordering::SeqCst) {
+        eprintln!(
+            "spider: interrupted after {decided_now} deals this run; {}",
+            match &args.out {
+                Some(path) => format!(
+                    "rerun with --out {} to continue where it stopped",
+                    path.display()
+                ),
+                None => "use --out FILE to keep results across runs".to_string(),
+            }
+        );
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The validated configuration from the raw flags.
+fn config(args: &Args) -> anyhow::Result<BatchConfig> {
+    let (source, range) = match (&args.number, &args.pysol) {
+        (Some(range), None) => (Source::Own, range),
+        (None, Some(range)) => (Source::Pysol, range),
+        _ => anyhow::bail!("give exactly one of --number A..B and --pysol A..B"),
+    };
+    let range: DealRange = range.parse()?;
+    let shard: Shard = match &args.shard {
+        Some(text) => text.parse()?,
+        None => Shard::WHOLE,
+    };
+    if args.jobs == Some(0) {
+        anyhow::bail!("--jobs must be at least 1");
+    }
+    let time_limit = match args.time_limit {
+        Some(secs) if secs.is_finite() && secs > 0.0 && secs < 1e9 => {
+            Some(Duration::from_secs_f64(secs))
+        }
+        Some(secs) => {
+            anyhow::bail!("--time-limit must be a positive number of seconds, got {secs}")
+        }
+        None => None,
+    };
+    let config = BatchConfig {
+        source,
+        range,
+        shard,
+        suits: args.suits,
+        rules: args.rules,
+        limits: Limits {
+            max_positions: args.max_positions,
+            time_limit,
+            ..Limits::default()
+        },
+    };
+    config.validate()?;
+    Ok(config)
+}
+
+/// `--summarize`: merge results files and summarize them.
+fn summarize(paths: &[PathBuf], json: bool) -> anyhow::Result<ExitCode> {
+    let mut files = Vec::new();
+    for path in paths {
+        let file = ResultsFile::read(path)?;
+        for warning in &file.warnings {
+            eprintln!("spider: warning: {}: {warning}", path.display());
+        }
+        files.push(file);
+    }
+    let (records, duplicates) = batch::merge(files);
+    if duplicates > 0 {
+        eprintln!(
+            "spider: warning: {duplicates} duplicate records (same deal, suits and rules) ignored"
+        );
+    }
+    print_summary(&Summary::of(&records, None), json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_summary(summary: &Summary, json: bool) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    if json {
+        serde_json::to_writer_pretty(&mut stdout, summary)?;
+        writeln!(stdout)?;
+    } else {
+        write!(stdout, "{summary}")?;
+    }
+    stdout.flush()?;
+    Ok(())
 }

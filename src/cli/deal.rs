@@ -1,10 +1,138 @@
-//! `spider deal` (not built yet).
+//! `spider deal`: write the deal file of a numbered deal, from the project's
+//! own generator (`--number`) or as PySol deals a game (`--pysol`), so that
+//! a numbered deal can be analyzed, shared and replayed like a typed one.
 
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(Debug, clap::Args)]
-pub struct Args {}
+use anyhow::Context;
+use spider_analyzer::cards::SuitCount;
+use spider_analyzer::deal::{Deal, Rules, numbered, pysol};
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`spider deal` is not built yet")
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["number", "pysol"])))]
+pub struct Args {
+    /// Deal N of the project's own generator (any number 0 to 2^64-1; the
+    /// same N gives the same deal in every version).
+    #[arg(long, value_name = "N")]
+    number: Option<u64>,
+    /// PySol(FC) game N of 4-suit Spider (0 to 10^20).
+    #[arg(long, value_name = "N")]
+    pysol: Option<u128>,
+    /// Number of suits: 1, 2 or 4 (PySol numbers are 4-suit only).
+    #[arg(long, value_name = "1|2|4", value_parser = parse_suits)]
+    suits: Option<SuitCount>,
+    /// When dealing from the stock is allowed: standard (no empty pile) or
+    /// relaxed.
+    #[arg(long, value_name = "standard|relaxed", default_value = "standard", value_parser = parse_rules)]
+    rules: Rules,
+    /// Write the deal file here instead of to standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Replace FILE if it exists.
+    #[arg(long, requires = "output")]
+    force: bool,
+}
+
+/// Reads a suit count, `1`, `2` or `4`.
+pub fn parse_suits(text: &str) -> Result<SuitCount, String> {
+    text.trim()
+        .parse::<usize>()
+        .ok()
+        .and_then(SuitCount::from_count)
+        .ok_or_else(|| format!("expected 1, 2 or 4 suits, got `{text}`"))
+}
+
+/// Reads the rules, `standard` or `relaxed`.
+pub fn parse_rules(text: &str) -> Result<Rules, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "standard" => Ok(Rules::Standard),
+        "relaxed" => Ok(Rules::Relaxed),
+        _ => Err(format!("expected `standard` or `relaxed`, got `{text}`")),
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (deal, origin) = match (args.number, args.pysol) {
+        (Some(number), _) => {
+            let suits = args.suits.unwrap_or_default();
+            (
+                numbered::deal(number, suits, args.rules),
+                format!("spider deal --number {number} (own generator)"),
+            )
+        }
+        (None, Some(game)) => {
+            if let Some(suits) = args.suits.filter(|&s| s != SuitCount::Four) {
+                anyhow::bail!(
+                    "PySol game numbers are 4-suit Spider deals; --suits {} cannot be used with --pysol",
+                    suits.count()
+                );
+            }
+            (
+                pysol::deal(game, args.rules)?,
+                format!("spider deal --pysol {game} (PySol game number)"),
+            )
+        }
+        (None, None) => unreachable!("clap requires --number or --pysol"),
+    };
+    let text = format!("# {origin}\n{}", deal_to_yaml(&deal));
+    match &args.output {
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(text.as_bytes())?;
+            stdout.flush()?;
+        }
+        Some(path) => {
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true);
+            if args.force {
+                options.create(true).truncate(true);
+            } else {
+                options.create_new(true);
+            }
+            let mut file = options.open(path).map_err(|err| {
+                if err.kind() == std::io::ErrorKind::AlreadyExists {
+                    anyhow::anyhow!(
+                        "{} already exists; not written over (add --force to replace it)",
+                        path.display()
+                    )
+                } else {
+                    anyhow::Error::new(err).context(format!("cannot create {}", path.display()))
+                }
+            })?;
+            file.write_all(text.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// TEMPORARY: writes a deal in the YAML deal-file format. To be replaced by
+/// the shared writer of `deal::files` when it lands on this branch (the lead
+/// switches it at merge); the format is the one that writer implements.
+fn deal_to_yaml(deal: &Deal) -> String {
+    fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+        let items: Vec<String> = items.into_iter().map(|item| item.to_string()).collect();
+        format!("[{}]", items.join(", "))
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "suits: {}", deal.suits.count());
+    let _ = writeln!(out, "rules: {}", deal.rules);
+    let _ = writeln!(out, "piles:");
+    for pile in &deal.piles {
+        let _ = writeln!(out, "  - face_down: {}", list(&pile.face_down));
+        let _ = writeln!(out, "    face_up: {}", list(&pile.face_up));
+    }
+    if deal.stock.is_empty() {
+        let _ = writeln!(out, "stock: []");
+    } else {
+        let _ = writeln!(out, "stock:");
+        for row in &deal.stock {
+            let _ = writeln!(out, "  - {}", list(row));
+        }
+    }
+    let _ = writeln!(out, "removed: {}", list(&deal.removed));
+    out
 }

@@ -1,0 +1,191 @@
+//! `spider batch` on the command line: records, resume, shards, merging.
+//! Assertions are about counts and fields, not verdicts, so they hold for
+//! any solver.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn spider() -> Command {
+    Command::cargo_bin("spider").unwrap()
+}
+
+fn records(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+fn numbers(path: &Path) -> Vec<u64> {
+    let mut numbers: Vec<u64> = records(path)
+        .iter()
+        .map(|r| r["number"].as_u64().unwrap())
+        .collect();
+    numbers.sort();
+    numbers
+}
+
+/// Limits small enough that any solver answers at once.
+const QUICK: [&str; 4] = ["--time-limit", "0.2", "--max-positions", "1000"];
+
+#[test]
+fn writes_one_record_per_deal_with_every_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.jsonl");
+    spider()
+        .args([
+            "batch", "--number", "1..6", "--suits", "2", "--rules", "relaxed", "--jobs", "2",
+        ])
+        .args(QUICK)
+        .args(["--out", out.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("deals                6"));
+    let records = records(&out);
+    assert_eq!(numbers(&out), [1, 2, 3, 4, 5, 6]);
+    for r in &records {
+        assert_eq!(r["source"], "own");
+        assert_eq!(r["suits"], 2);
+        assert_eq!(r["rules"], "relaxed");
+        assert!(["winnable", "unwinnable", "undecided"].contains(&r["verdict"].as_str().unwrap()));
+        assert!(r["seconds"].as_f64().unwrap() >= 0.0);
+        assert!(r["positions"].is_u64());
+        assert!(r.get("line_length").is_some());
+        assert_eq!(r["line_length"].is_null(), r["verdict"] != "winnable");
+    }
+}
+
+#[test]
+fn resumes_skipping_done_deals_and_a_torn_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.jsonl");
+    let out_text = out.to_str().unwrap();
+    spider()
+        .args(["batch", "--pysol", "100..103"])
+        .args(QUICK)
+        .args(["--out", out_text])
+        .assert()
+        .success();
+    assert_eq!(numbers(&out), [100, 101, 102, 103]);
+    // Keep two records and tear a third, as a crash would.
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let torn = format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..10]);
+    std::fs::write(&out, torn).unwrap();
+    let kept: Vec<Value> = lines[..2]
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+
+    spider()
+        .args(["batch", "--pysol", "100..105"])
+        .args(QUICK)
+        .args(["--out", out_text, "--json"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("torn last line"))
+        .stderr(predicate::str::contains("2 of 6 deals already"));
+    let after = records(&out);
+    assert_eq!(after.len(), 6);
+    assert_eq!(after[..2], kept[..]);
+    assert_eq!(numbers(&out), [100, 101, 102, 103, 104, 105]);
+
+    // Everything done: nothing is added.
+    spider()
+        .args(["batch", "--pysol", "100..105", "--out", out_text])
+        .assert()
+        .success();
+    assert_eq!(records(&out).len(), 6);
+}
+
+#[test]
+fn shards_cover_the_range_and_summaries_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let out = dir.path().join(format!("shard{k}.jsonl"));
+        spider()
+            .args(["batch", "--number", "10..19", "--shard", &format!("{k}/3")])
+            .args(QUICK)
+            .args(["--out", out.to_str().unwrap()])
+            .assert()
+            .success();
+        files.push(out);
+    }
+    assert_eq!(numbers(&files[0]), [10, 13, 16, 19]);
+    assert_eq!(numbers(&files[1]), [11, 14, 17]);
+    assert_eq!(numbers(&files[2]), [12, 15, 18]);
+
+    let output = spider()
+        .args(["batch", "--json", "--summarize"])
+        .args(files.iter().map(|f| f.to_str().unwrap()))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let summary: Value = serde_json::from_slice(&output).unwrap();
+    assert_eq!(summary["deals"], 10);
+    let total = summary["winnable"].as_u64().unwrap()
+        + summary["unwinnable"].as_u64().unwrap()
+        + summary["undecided"].as_u64().unwrap();
+    assert_eq!(total, 10);
+    assert_eq!(summary["winnable_of_all"]["of"], 10);
+    assert!(summary["median_seconds"].is_number());
+    assert!(summary["p95_seconds"].is_number());
+
+    // The same file twice: duplicates are counted once.
+    spider()
+        .args(["batch", "--summarize"])
+        .args([files[0].to_str().unwrap(), files[0].to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("deals                4"))
+        .stderr(predicate::str::contains("4 duplicate records"));
+}
+
+#[test]
+fn text_summary_without_a_results_file() {
+    spider()
+        .args(["batch", "--number", "1..3"])
+        .args(QUICK)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("deals                3"))
+        .stdout(predicate::str::contains("winnable of all"))
+        .stdout(predicate::str::contains("time per deal        median"))
+        .stdout(predicate::str::contains("deals/s"));
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    for args in [
+        vec!["batch"],
+        vec!["batch", "--number", "5..1"],
+        vec!["batch", "--number", "x"],
+        vec!["batch", "--number", "1..3", "--shard", "4/3"],
+        vec!["batch", "--number", "1..3", "--shard", "0/3"],
+        vec!["batch", "--number", "1..3", "--pysol", "1..3"],
+        vec!["batch", "--pysol", "1..3", "--suits", "1"],
+        vec!["batch", "--pysol", "1..100000000000000000001"],
+        vec!["batch", "--number", "1..18446744073709551616"],
+        vec!["batch", "--number", "1..3", "--time-limit", "-1"],
+        vec!["batch", "--number", "1..3", "--jobs", "0"],
+        vec!["batch", "--number", "1..3", "--suits", "3"],
+        vec!["batch", "--summarize", "/nonexistent/results.jsonl"],
+    ] {
+        spider()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::is_empty().not());
+    }
+    spider()
+        .args(["batch", "--number", "1..3", "--shard", "4/3"])
+        .assert()
+        .stderr(predicate::str::contains("K must be between 1 and N"));
+}
