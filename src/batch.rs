@@ -231,46 +231,6 @@ impl fmt::Display for Shard {
     }
 }
 
-/// The verdict as a results file stores it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    Winnable,
-    Unwinnable,
-    Undecided,
-}
-
-impl From<Verdict> for Outcome {
-    fn from(verdict: Verdict) -> Outcome {
-        match verdict {
-            Verdict::Winnable => Outcome::Winnable,
-            Verdict::Unwinnable => Outcome::Unwinnable,
-            Verdict::Undecided => Outcome::Undecided,
-        }
-    }
-}
-
-/// Which limit stopped an undecided deal, as a results file stores it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Stop {
-    Positions,
-    Time,
-    Memory,
-    Cancelled,
-}
-
-impl From<StopReason> for Stop {
-    fn from(reason: StopReason) -> Stop {
-        match reason {
-            StopReason::Positions => Stop::Positions,
-            StopReason::Time => Stop::Time,
-            StopReason::Memory => Stop::Memory,
-            StopReason::Cancelled => Stop::Cancelled,
-        }
-    }
-}
-
 mod rules_text {
     use serde::{Deserialize, Deserializer, Serializer};
 
@@ -316,10 +276,10 @@ pub struct Record {
     pub suits: SuitCount,
     #[serde(with = "rules_text")]
     pub rules: Rules,
-    pub verdict: Outcome,
+    pub verdict: Verdict,
     /// The limit that stopped an undecided search.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stopped_by: Option<Stop>,
+    pub stopped_by: Option<StopReason>,
     /// Wall-clock seconds spent on this deal.
     pub seconds: f64,
     /// Distinct positions examined.
@@ -536,16 +496,17 @@ pub fn decide(
 ) -> Result<Record, BatchError> {
     let start = Instant::now();
     let deal = numbered_deal(config.source, number, config.suits, config.rules)?;
-    let analysis = solve::analyze(&deal, &config.limits, cancel);
+    let analysis = solve::analyze(&deal, &config.limits, cancel)
+        .map_err(|err| BatchError::Number(format!("deal {number}: {err}")))?;
     let seconds = start.elapsed().as_secs_f64();
     Ok(Record {
         number,
         source: config.source,
         suits: config.suits,
         rules: config.rules,
-        verdict: analysis.verdict.into(),
+        verdict: analysis.verdict,
         stopped_by: match analysis.verdict {
-            Verdict::Undecided => analysis.stopped_by.map(Stop::from),
+            Verdict::Undecided => analysis.stopped_by,
             _ => None,
         },
         seconds,
@@ -583,7 +544,7 @@ pub fn run(
             return;
         }
         let result = decide(config, number, cancel).and_then(|record| {
-            if record.verdict == Outcome::Undecided && cancel.load(Ordering::Relaxed) {
+            if record.verdict == Verdict::Undecided && cancel.load(Ordering::Relaxed) {
                 return Ok(());
             }
             on_record(record)?;
@@ -668,6 +629,9 @@ pub struct StopCounts {
     pub time: u64,
     pub memory: u64,
     pub cancelled: u64,
+    /// Decided but for lines that turn up unknown cards.
+    pub unknown_cards: u64,
+    /// Records that give no reason.
     pub unknown: u64,
 }
 
@@ -704,17 +668,18 @@ impl Summary {
     pub fn of(records: &[Record], wall: Option<(f64, u64)>) -> Summary {
         let count = |outcome| records.iter().filter(|r| r.verdict == outcome).count() as u64;
         let (winnable, unwinnable, undecided) = (
-            count(Outcome::Winnable),
-            count(Outcome::Unwinnable),
-            count(Outcome::Undecided),
+            count(Verdict::Winnable),
+            count(Verdict::Unwinnable),
+            count(Verdict::Undecided),
         );
         let mut undecided_by = StopCounts::default();
-        for record in records.iter().filter(|r| r.verdict == Outcome::Undecided) {
+        for record in records.iter().filter(|r| r.verdict == Verdict::Undecided) {
             match record.stopped_by {
-                Some(Stop::Positions) => undecided_by.positions += 1,
-                Some(Stop::Time) => undecided_by.time += 1,
-                Some(Stop::Memory) => undecided_by.memory += 1,
-                Some(Stop::Cancelled) => undecided_by.cancelled += 1,
+                Some(StopReason::Positions) => undecided_by.positions += 1,
+                Some(StopReason::Time) => undecided_by.time += 1,
+                Some(StopReason::Memory) => undecided_by.memory += 1,
+                Some(StopReason::Cancelled) => undecided_by.cancelled += 1,
+                Some(StopReason::UnknownCards) => undecided_by.unknown_cards += 1,
                 None => undecided_by.unknown += 1,
             }
         }
@@ -724,7 +689,7 @@ impl Summary {
         seconds.sort_by(f64::total_cmp);
         let mut lines: Vec<f64> = records
             .iter()
-            .filter(|r| r.verdict == Outcome::Winnable)
+            .filter(|r| r.verdict == Verdict::Winnable)
             .filter_map(|r| r.line_length)
             .map(|n| n as f64)
             .collect();
@@ -832,7 +797,8 @@ impl fmt::Display for Summary {
             ("positions", by.positions),
             ("memory", by.memory),
             ("cancelled", by.cancelled),
-            ("unknown", by.unknown),
+            ("unknown cards", by.unknown_cards),
+            ("no reason given", by.unknown),
         ]
         .iter()
         .filter(|(_, n)| *n > 0)
@@ -896,14 +862,14 @@ impl fmt::Display for Summary {
 mod tests {
     use super::*;
 
-    fn record(number: u128, verdict: Outcome, seconds: f64, line: Option<usize>) -> Record {
+    fn record(number: u128, verdict: Verdict, seconds: f64, line: Option<usize>) -> Record {
         Record {
             number,
             source: Source::Own,
             suits: SuitCount::Four,
             rules: Rules::Standard,
             verdict,
-            stopped_by: (verdict == Outcome::Undecided).then_some(Stop::Time),
+            stopped_by: (verdict == Verdict::Undecided).then_some(StopReason::Time),
             seconds,
             positions: 10,
             line_length: line,
@@ -1012,7 +978,7 @@ mod tests {
 
     #[test]
     fn records_round_trip_as_json_lines() {
-        let mut r = record(u128::from(u64::MAX) + 7, Outcome::Winnable, 0.5, Some(120));
+        let mut r = record(u128::from(u64::MAX) + 7, Verdict::Winnable, 0.5, Some(120));
         r.source = Source::Pysol;
         r.rules = Rules::Relaxed;
         r.suits = SuitCount::Two;
@@ -1028,8 +994,8 @@ mod tests {
 
     #[test]
     fn resume_reads_records_and_drops_a_torn_last_line() {
-        let a = serde_json::to_string(&record(1, Outcome::Winnable, 1.0, Some(90))).unwrap();
-        let b = serde_json::to_string(&record(2, Outcome::Undecided, 2.0, None)).unwrap();
+        let a = serde_json::to_string(&record(1, Verdict::Winnable, 1.0, Some(90))).unwrap();
+        let b = serde_json::to_string(&record(2, Verdict::Undecided, 2.0, None)).unwrap();
         let text = format!("{a}\n{b}\n{}", &a[..a.len() / 2]);
         let file = ResultsFile::parse(&text);
         assert_eq!(file.records.len(), 2);
@@ -1056,13 +1022,13 @@ mod tests {
     fn writer_cuts_the_torn_line_and_appends() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("results.jsonl");
-        let a = serde_json::to_string(&record(1, Outcome::Winnable, 1.0, Some(90))).unwrap();
+        let a = serde_json::to_string(&record(1, Verdict::Winnable, 1.0, Some(90))).unwrap();
         std::fs::write(&path, format!("{a}\n{{\"number\":2,\"sou")).unwrap();
         let (writer, existing) = RecordWriter::open(&path).unwrap();
         assert_eq!(existing.records.len(), 1);
         assert_eq!(existing.warnings.len(), 1);
         writer
-            .write(&record(3, Outcome::Unwinnable, 1.5, None))
+            .write(&record(3, Verdict::Unwinnable, 1.5, None))
             .unwrap();
         drop(writer);
         let again = ResultsFile::read(&path).unwrap();
@@ -1074,10 +1040,10 @@ mod tests {
     #[test]
     fn summary_counts_shares_and_times() {
         let records = vec![
-            record(1, Outcome::Winnable, 1.0, Some(100)),
-            record(2, Outcome::Winnable, 2.0, Some(200)),
-            record(3, Outcome::Unwinnable, 3.0, None),
-            record(4, Outcome::Undecided, 4.0, None),
+            record(1, Verdict::Winnable, 1.0, Some(100)),
+            record(2, Verdict::Winnable, 2.0, Some(200)),
+            record(3, Verdict::Unwinnable, 3.0, None),
+            record(4, Verdict::Undecided, 4.0, None),
         ];
         let summary = Summary::of(&records, None);
         assert_eq!(
@@ -1124,17 +1090,17 @@ mod tests {
     fn merging_keeps_one_record_per_deal() {
         let one = ResultsFile {
             records: vec![
-                record(1, Outcome::Winnable, 1.0, Some(5)),
-                record(2, Outcome::Unwinnable, 1.0, None),
+                record(1, Verdict::Winnable, 1.0, Some(5)),
+                record(2, Verdict::Unwinnable, 1.0, None),
             ],
             ..ResultsFile::default()
         };
-        let mut relaxed = record(2, Outcome::Winnable, 1.0, Some(7));
+        let mut relaxed = record(2, Verdict::Winnable, 1.0, Some(7));
         relaxed.rules = Rules::Relaxed;
         let two = ResultsFile {
             records: vec![
-                record(2, Outcome::Winnable, 9.0, Some(9)),
-                record(3, Outcome::Undecided, 1.0, None),
+                record(2, Verdict::Winnable, 9.0, Some(9)),
+                record(3, Verdict::Undecided, 1.0, None),
                 relaxed,
             ],
             ..ResultsFile::default()
@@ -1142,7 +1108,7 @@ mod tests {
         let (records, duplicates) = merge(vec![one, two]);
         assert_eq!(duplicates, 1);
         assert_eq!(records.len(), 4);
-        assert_eq!(records[1].verdict, Outcome::Unwinnable);
+        assert_eq!(records[1].verdict, Verdict::Unwinnable);
     }
 
     #[test]

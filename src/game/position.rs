@@ -134,6 +134,43 @@ impl Position {
         (hash(&FINGERPRINT_SEEDS[0]) as u128) << 64 | hash(&FINGERPRINT_SEEDS[1]) as u128
     }
 
+    /// A 128-bit fingerprint that ignores the order of the piles without
+    /// face-down cards: two positions that differ only by which of those
+    /// piles holds which cards get the same one. Piles with face-down cards
+    /// keep their place (their hidden cards differ).
+    fn fingerprint_unordered(&self) -> u128 {
+        use std::hash::{BuildHasher, Hasher};
+        let mut piles = [0u128; PILES];
+        let mut start = 0;
+        for (pile, key) in piles.iter_mut().enumerate() {
+            let count = self.up[pile] as usize;
+            let cards = &self.cards[start..start + count];
+            start += count;
+            let hash = |state: &ahash::RandomState| {
+                let mut hasher = state.build_hasher();
+                if self.down[pile] > 0 {
+                    hasher.write(&[pile as u8 + 1, self.down[pile]]);
+                } else {
+                    hasher.write(&[0, 0]);
+                }
+                hasher.write(cards);
+                hasher.finish()
+            };
+            *key =
+                (hash(&FINGERPRINT_SEEDS[0]) as u128) << 64 | hash(&FINGERPRINT_SEEDS[1]) as u128;
+        }
+        piles.sort_unstable();
+        let hash = |state: &ahash::RandomState| {
+            let mut hasher = state.build_hasher();
+            hasher.write(&[self.dealt, self.removed, 0xff]);
+            for key in &piles {
+                hasher.write_u128(*key);
+            }
+            hasher.finish()
+        };
+        (hash(&FINGERPRINT_SEEDS[0]) as u128) << 64 | hash(&FINGERPRINT_SEEDS[1]) as u128
+    }
+
     /// Raw parts for the packed form: rows dealt, runs removed, face-down
     /// counts, face-up counts and face-up bytes.
     pub(super) fn parts(&self) -> (u8, u8, &[u8; PILES], &[u8; PILES], &[u8]) {
@@ -389,6 +426,21 @@ impl Game {
     /// Stock rows still to deal in `position`.
     pub fn rows_left(&self, position: &Position) -> usize {
         self.stock.len() - position.dealt as usize
+    }
+
+    /// The key under which searches deduplicate `position`: its
+    /// [`Position::fingerprint`] while stock rows remain, and once the stock
+    /// is empty a fingerprint that ignores the order of the piles without
+    /// face-down cards. That merges positions that are the same game: with
+    /// no deal left, nothing in the rules depends on a pile's number, and a
+    /// pile without face-down cards hides nothing, so any line from one
+    /// position is a line from the other with the piles renamed.
+    pub fn key(&self, position: &Position) -> u128 {
+        if self.rows_left(position) == 0 {
+            position.fingerprint_unordered()
+        } else {
+            position.fingerprint()
+        }
     }
 
     /// The places of the `XX` slots a step turned up, given the position it

@@ -23,8 +23,11 @@
 //! explored everything reachable from it (its whole stage, and every deal
 //! from every position of that stage) before the search moved on or
 //! returned, or is still doing so further up the same stage's exploration; a
-//! win reachable from the second visit is reachable from the first. (The
-//! fingerprint collision odds are in [`crate::game::Position::fingerprint`].)
+//! win reachable from the second visit is reachable from the first. Once the
+//! stock is empty, positions that differ only by the order of the piles
+//! without face-down cards count as one ([`crate::game::Game::key`]): a line
+//! from one is a line from the other with the piles renamed. (The fingerprint
+//! collision odds are in [`crate::game::Position::fingerprint`].)
 //! Positions that turn up an unknown card (reveals) are leaves: nothing is
 //! known beyond them, and the verdict says so.
 
@@ -127,7 +130,7 @@ impl<'a> Search<'a> {
         };
         self.visited.clear();
         let start = self.game.start().clone();
-        self.visited.insert(start.fingerprint());
+        self.visited.insert(self.game.key(&start));
         self.positions += 1;
         let outcome = self.solve_stage(start, pass, &mut Vec::new());
         self.peak_memory = self.peak_memory.max(self.memory_estimate());
@@ -203,7 +206,7 @@ impl<'a> Search<'a> {
                 self.record_reveals(&step, length);
                 continue;
             }
-            if !self.visited.insert(step.position.fingerprint()) {
+            if !self.visited.insert(self.game.key(&step.position)) {
                 continue;
             }
             if self.count_position(&step.position, stage).is_err() {
@@ -283,7 +286,7 @@ impl<'a> Search<'a> {
                     self.record_reveals(&step, prefix + depth as usize);
                     continue;
                 }
-                if !self.visited.insert(step.position.fingerprint()) {
+                if !self.visited.insert(self.game.key(&step.position)) {
                     continue;
                 }
                 let won = step.position.is_won();
