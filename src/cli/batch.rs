@@ -7,8 +7,7 @@ use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -69,16 +68,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return summarize(&args.summarize, args.json);
     }
     let config = config(&args)?;
-    let cancel = Arc::new(AtomicBool::new(false));
-    {
-        let cancel = Arc::clone(&cancel);
-        // A second Ctrl-C stops at once; the results file is still whole.
-        let _ = ctrlc::set_handler(move || {
-            if cancel.swap(true, Ordering::SeqCst) {
-                std::process::exit(i32::from(EXIT_INTERRUPTED));
-            }
-        });
-    }
+    // A second Ctrl-C stops at once; the results file is still whole.
+    let cancel = super::cancel_on_ctrl_c();
 
     let (writer, existing) = match &args.out {
         Some(path) => {

@@ -2,14 +2,13 @@
 //! own generator (`--number`) or as PySol deals a game (`--pysol`), so that
 //! a numbered deal can be analyzed, shared and replayed like a typed one.
 
-use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
 use spider_analyzer::cards::SuitCount;
-use spider_analyzer::deal::{Deal, Rules, numbered, pysol};
+use spider_analyzer::deal::{Rules, numbered, pysol, yaml};
 
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["number", "pysol"])))]
@@ -77,7 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         (None, None) => unreachable!("clap requires --number or --pysol"),
     };
-    let text = format!("# {origin}\n{}", deal_to_yaml(&deal));
+    let text = format!("# {origin}\n{}", yaml::to_string(&deal));
     match &args.output {
         None => {
             let mut stdout = std::io::stdout().lock();
@@ -107,32 +106,4 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// TEMPORARY: writes a deal in the YAML deal-file format. To be replaced by
-/// the shared writer of `deal::files` when it lands on this branch (the lead
-/// switches it at merge); the format is the one that writer implements.
-fn deal_to_yaml(deal: &Deal) -> String {
-    fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
-        let items: Vec<String> = items.into_iter().map(|item| item.to_string()).collect();
-        format!("[{}]", items.join(", "))
-    }
-    let mut out = String::new();
-    let _ = writeln!(out, "suits: {}", deal.suits.count());
-    let _ = writeln!(out, "rules: {}", deal.rules);
-    let _ = writeln!(out, "piles:");
-    for pile in &deal.piles {
-        let _ = writeln!(out, "  - face_down: {}", list(&pile.face_down));
-        let _ = writeln!(out, "    face_up: {}", list(&pile.face_up));
-    }
-    if deal.stock.is_empty() {
-        let _ = writeln!(out, "stock: []");
-    } else {
-        let _ = writeln!(out, "stock:");
-        for row in &deal.stock {
-            let _ = writeln!(out, "  - {}", list(row));
-        }
-    }
-    let _ = writeln!(out, "removed: {}", list(&deal.removed));
-    out
 }

@@ -94,6 +94,29 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// A cancel flag that Ctrl-C sets, so a long run can stop cleanly and
+/// report what it has. A second Ctrl-C exits at once (code 130).
+pub(crate) fn cancel_on_ctrl_c() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    use std::sync::atomic::Ordering;
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = std::sync::Arc::clone(&cancel);
+    // Only one handler per process; a command runs once, so this is it.
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    cancel
+}
+
+/// A spinner on stderr for long runs; indicatif draws nothing when stderr
+/// is not a terminal.
+pub(crate) fn spinner() -> indicatif::ProgressBar {
+    let spinner = indicatif::ProgressBar::new_spinner();
+    spinner.enable_steady_tick(std::time::Duration::from_millis(200));
+    spinner
+}
+
 /// A reader that went away (`spider graph ... | head`) is not an error.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {

@@ -3,8 +3,6 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use spider_analyzer::explore::{End, Limits};
 use spider_analyzer::puzzles::queens::{Column, Queens};
@@ -26,13 +24,8 @@ pub struct Args {
 /// there is none, 3 when interrupted (the count is then partial).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let queens = Queens::new(args.n)?;
-    let cancel = Arc::new(AtomicBool::new(false));
-    {
-        let cancel = cancel.clone();
-        // Another handler may already be installed; then Ctrl-C just exits.
-        let _ = ctrlc::set_handler(move || cancel.store(true, Ordering::Relaxed));
-    }
-    let spinner = spinner();
+    let cancel = super::cancel_on_ctrl_c();
+    let spinner = super::spinner();
     let mut all: Vec<Vec<Column>> = Vec::new();
     let mut search = queens
         .search()
@@ -114,14 +107,6 @@ fn columns(line: &[Column]) -> String {
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// A spinner on stderr for long runs; indicatif draws nothing when stderr
-/// is not a terminal.
-pub(super) fn spinner() -> indicatif::ProgressBar {
-    let spinner = indicatif::ProgressBar::new_spinner();
-    spinner.enable_steady_tick(std::time::Duration::from_millis(200));
-    spinner
 }
 
 /// Search statistics for `--json` output (elapsed time in seconds).

@@ -1,10 +1,130 @@
-//! `spider replay` (not built yet).
+//! `spider replay FILE MOVES`: play a move list against a deal, checking
+//! every move by the rules, so a line from anywhere (this tool, another
+//! solver, a player's notes) can be trusted or shown wrong.
 
+use std::io::{Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(Debug, clap::Args)]
-pub struct Args {}
+use anyhow::Context;
+use spider_analyzer::deal::load;
+use spider_analyzer::game::{Game, Move, parse_moves, replay};
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`spider replay` is not built yet")
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The deal file (YAML, or CLIPS facts).
+    file: PathBuf,
+    /// The move list: a file, or `-` for standard input. Tokens `F-T/K`,
+    /// `F-T` (onto a card) and `deal`, separated by white space; `#` starts
+    /// a comment.
+    moves: PathBuf,
+    /// Print each move for people as it is played.
+    #[arg(short, long)]
+    verbose: bool,
+    /// Print the outcome as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Exit 0 when every move is legal, 1 at the first illegal move.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let deal = load(&args.file)?;
+    let game = Game::new(&deal).with_context(|| args.file.display().to_string())?;
+    let text = read_moves(&args.moves)?;
+    let tokens = parse_moves(&text).map_err(|err| {
+        anyhow::anyhow!(
+            "{}:{}:{}: {err}",
+            args.moves.display(),
+            err.line,
+            err.column
+        )
+    })?;
+    let mut out = std::io::stdout().lock();
+    let outcome = replay(&game, &tokens);
+    match outcome {
+        Ok((moves, end)) => {
+            if args.json {
+                let report = serde_json::json!({
+                    "legal": true,
+                    "moves": moves.len(),
+                    "line": moves.iter().map(Move::to_string).collect::<Vec<_>>(),
+                    "won": end.is_won(),
+                    "runs_removed": end.runs_removed(),
+                    "rows_left": game.rows_left(&end),
+                    "face_down_left": end.face_down_total(),
+                });
+                serde_json::to_writer_pretty(&mut out, &report)?;
+                writeln!(out)?;
+            } else {
+                if args.verbose {
+                    print_moves(&mut out, &game, &moves)?;
+                }
+                writeln!(out, "all {} moves are legal", moves.len())?;
+                write!(out, "{end}")?;
+                writeln!(
+                    out,
+                    "{}",
+                    if end.is_won() {
+                        "the game is won".to_string()
+                    } else {
+                        format!(
+                            "not won yet: {} runs removed, {} stock rows left, {} cards face down",
+                            end.runs_removed(),
+                            game.rows_left(&end),
+                            end.face_down_total()
+                        )
+                    }
+                )?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(err) => {
+            if args.json {
+                let report = serde_json::json!({
+                    "legal": false,
+                    "index": err.index,
+                    "token": err.token,
+                    "line": err.line,
+                    "column": err.column,
+                    "reason": err.reason.to_string(),
+                });
+                serde_json::to_writer_pretty(&mut out, &report)?;
+                writeln!(out)?;
+            } else {
+                writeln!(out, "{}: {err}", args.moves.display())?;
+                writeln!(out, "the position before it:")?;
+                write!(out, "{}", err.position)?;
+            }
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+fn read_moves(path: &PathBuf) -> anyhow::Result<String> {
+    let mut text = String::new();
+    if path.as_os_str() == "-" {
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read the move list from standard input")?;
+    } else {
+        text = std::fs::read_to_string(path)
+            .with_context(|| format!("{}: cannot read the move list", path.display()))?;
+    }
+    Ok(text)
+}
+
+/// Prints moves numbered, for people, from the game's start.
+pub fn print_moves(out: &mut impl Write, game: &Game, moves: &[Move]) -> std::io::Result<()> {
+    let mut position = game.start().clone();
+    for (index, &mv) in moves.iter().enumerate() {
+        writeln!(
+            out,
+            "{:>4}. {:<8} {}",
+            index + 1,
+            mv.to_string(),
+            game.describe(&position, mv)
+        )?;
+        position = game.apply(&position, mv).position;
+    }
+    Ok(())
 }
