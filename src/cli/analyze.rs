@@ -277,7 +277,9 @@ fn print_report(
         writeln!(out, "reveals (unknown cards the search can turn up):")?;
         for place in deal.unknown_places() {
             match analysis.reveals.iter().find(|(p, _)| *p == place) {
-                Some((_, moves)) => writeln!(out, "  {place}: turned up after {moves} moves")?,
+                Some((_, moves)) => {
+                    writeln!(out, "  {place}: turned up by a line of {moves} moves")?
+                }
                 None => writeln!(out, "  {place}: not turned up by the search")?,
             }
         }

@@ -78,7 +78,7 @@ impl std::fmt::Display for StopReason {
             StopReason::Memory => "the memory limit was reached",
             StopReason::Cancelled => "the search was interrupted",
             StopReason::UnknownCards => {
-                "no win without turning up an unknown card: the answer depends on the XX cards (try --completions)"
+                "a win must turn up unknown cards, and they can be turned up: the answer depends on the XX cards"
             }
         })
     }
@@ -194,6 +194,16 @@ pub fn analyze_with_progress(
             None,
         ));
     }
+    // A win removes every card, so it turns up every unknown card: with
+    // unknown cards there is no win to find, only whether an unknown card
+    // can turn up at all (then the answer depends on it) or not (then the
+    // deal is lost). The search ends once every
+    // unknown slot has turned up (the probes still run: they reach deep
+    // reveals fast).
+    let unknown = deal.unknown_places().len();
+    if unknown > 0 {
+        search.reveal_target = unknown;
+    }
     for pass in PROBES.into_iter().chain([Pass::Exhaustive]) {
         let outcome = search.run(pass);
         match outcome {
@@ -202,7 +212,11 @@ pub fn analyze_with_progress(
                 return Ok(finish(&search, Verdict::Winnable, None, Some(line)));
             }
             Outcome::Stopped => {
-                let reason = search.stopped;
+                let reason = if search.reveals.is_empty() {
+                    search.stopped
+                } else {
+                    Some(StopReason::UnknownCards)
+                };
                 return Ok(finish(&search, Verdict::Undecided, reason, None));
             }
             Outcome::Exhausted if pass == Pass::Exhaustive => {

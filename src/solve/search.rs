@@ -89,6 +89,8 @@ pub(super) struct Search<'a> {
     /// to turn it up.
     pub reveals: BTreeMap<Place, usize>,
     pub stopped: Option<StopReason>,
+    /// Stop once this many unknown slots have been turned up.
+    pub reveal_target: usize,
     /// The largest memory estimate seen, in bytes.
     pub peak_memory: u64,
     pub pass_name: &'static str,
@@ -115,6 +117,7 @@ impl<'a> Search<'a> {
             next_report: 1 << 16,
             reveals: BTreeMap::new(),
             stopped: None,
+            reveal_target: usize::MAX,
             peak_memory: 0,
             pass_name: "",
             best_removed: game.start().runs_removed(),
@@ -203,7 +206,9 @@ impl<'a> Search<'a> {
             let step = self.game.apply(&node.position, Move::Deal);
             if !step.reveals.is_empty() {
                 let length = line.len() + node.depth as usize + 1;
-                self.record_reveals(&step, length);
+                if self.record_reveals(&step, length).is_err() {
+                    return Outcome::Stopped;
+                }
                 continue;
             }
             if !self.visited.insert(self.game.key(&step.position)) {
@@ -283,7 +288,10 @@ impl<'a> Search<'a> {
                 }
                 let step = self.game.apply(&position, mv);
                 if !step.reveals.is_empty() {
-                    self.record_reveals(&step, prefix + depth as usize);
+                    if self.record_reveals(&step, prefix + depth as usize).is_err() {
+                        self.nodes_alive -= nodes.len() as u64;
+                        return Err(Stopped);
+                    }
                     continue;
                 }
                 if !self.visited.insert(self.game.key(&step.position)) {
@@ -313,11 +321,15 @@ impl<'a> Search<'a> {
         Ok(Explored::All(nodes))
     }
 
-    fn record_reveals(&mut self, step: &crate::game::Step, length: usize) {
+    fn record_reveals(&mut self, step: &crate::game::Step, length: usize) -> Result<(), Stopped> {
         for place in self.game.revealed_places(step) {
             let fewest = self.reveals.entry(place).or_insert(length);
             *fewest = (*fewest).min(length);
         }
+        if self.reveals.len() >= self.reveal_target {
+            return self.stop(StopReason::UnknownCards);
+        }
+        Ok(())
     }
 
     /// Counts a new position and checks the limits.

@@ -1,0 +1,217 @@
+//! `spider analyze` and `spider replay` as a person runs them.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn spider() -> Command {
+    Command::cargo_bin("spider").unwrap()
+}
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The compact line that `analyze --json` printed.
+fn line_of(output: &[u8]) -> String {
+    let json: serde_json::Value = serde_json::from_slice(output).unwrap();
+    json["analysis"]["line"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn a_one_suit_deal_is_won_and_its_line_replays() {
+    let output = spider()
+        .args(["analyze", "deals/fresh-1-suit.yaml", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let json: serde_json::Value = serde_json::from_slice(&output).unwrap();
+    assert_eq!(json["analysis"]["verdict"], "winnable");
+    assert_eq!(json["consistency"]["consistent"], true);
+    let line = line_of(&output);
+    assert_eq!(
+        json["analysis"]["line_length"].as_u64().unwrap() as usize,
+        line.split_whitespace().count()
+    );
+    spider()
+        .args(["replay", "deals/fresh-1-suit.yaml", "-"])
+        .write_stdin(line)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("the game is won"));
+}
+
+#[test]
+fn the_text_report_numbers_the_moves_for_people() {
+    spider()
+        .args(["analyze", "deals/fresh-2-suit.yaml"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("verdict: winnable"))
+        .stdout(predicate::str::contains(
+            "replayed and checked by the rules",
+        ))
+        .stdout(predicate::str::is_match(r"\n +1\. \d+-\d+/\d+ +\S+ from pile \d+ ").unwrap())
+        .stdout(predicate::str::contains("compact: "));
+}
+
+const DEAD: &str = "\
+suits: 2
+piles:
+  - {face_down: [2S, 4S, 6S], face_up: [KS]}
+  - {face_down: [8S, 10S, QS], face_up: [JS]}
+  - {face_down: [2H, 4H, 6H], face_up: [9S]}
+  - {face_down: [8H, 10H, QH], face_up: [7S]}
+  - {face_down: [AS], face_up: [5S]}
+  - {face_down: [], face_up: [3S]}
+  - {face_down: [], face_up: [KH]}
+  - {face_down: [], face_up: [JH]}
+  - {face_down: [AH], face_up: [9H]}
+  - {face_down: [3H, 5H], face_up: [7H]}
+removed: [S, S, S, H, H, H]
+";
+
+#[test]
+fn a_dead_position_is_unwinnable_with_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(&dir, "dead.yaml", DEAD);
+    spider()
+        .arg("analyze")
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("verdict: unwinnable"))
+        .stdout(predicate::str::contains("proof: every position reachable"));
+}
+
+#[test]
+fn a_limit_leaves_an_undecided_report_with_exit_3() {
+    spider()
+        .args(["analyze", "--max-positions", "500", "--no-completions"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("unwon-2017.yaml (built in)"))
+        .stdout(predicate::str::contains("candidates 3S 7S KS 4H"))
+        .stdout(predicate::str::contains(
+            "verdict: undecided (the position limit was reached)",
+        ))
+        .stdout(predicate::str::contains("--no-completions"));
+}
+
+#[test]
+fn completions_fill_the_unknown_cards_every_way() {
+    let output = spider()
+        .args([
+            "analyze",
+            "deals/mid-game.yaml",
+            "--json",
+            "--time-limit",
+            "20",
+        ])
+        .assert()
+        .get_output()
+        .stdout
+        .clone();
+    let json: serde_json::Value = serde_json::from_slice(&output).unwrap();
+    assert_eq!(json["analysis"]["verdict"], "undecided");
+    assert_eq!(json["analysis"]["stopped_by"], "unknown-cards");
+    let completions = &json["completions"];
+    assert_eq!(completions["total"], 2);
+    let cards: Vec<String> = completions["completions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            c["cards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert_eq!(cards, ["5S 10C", "10C 5S"]);
+    let winnable = completions["winnable"].as_u64().unwrap();
+    let decided = winnable + completions["unwinnable"].as_u64().unwrap();
+    assert_eq!(decided + completions["undecided"].as_u64().unwrap(), 2);
+}
+
+#[test]
+fn bad_input_exits_2_with_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        &dir,
+        "bad.yaml",
+        "piles:\n  - face_down: []\n    face_up: [QZ]\n",
+    );
+    spider()
+        .arg("analyze")
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.yaml:3:"))
+        .stderr(predicate::str::contains("`QZ` is not a card"));
+    spider()
+        .args(["analyze", "no-such-deal.yaml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no-such-deal.yaml"));
+    spider()
+        .args([
+            "analyze",
+            "deals/fresh-1-suit.yaml",
+            "--memory-limit",
+            "lots",
+        ])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn replay_stops_at_the_first_illegal_move_with_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let moves = write(
+        &dir,
+        "moves.txt",
+        "# a bad line\ndeal deal deal deal deal\ndeal\n",
+    );
+    spider()
+        .arg("replay")
+        .arg("deals/fresh-1-suit.yaml")
+        .arg(&moves)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "move 6 `deal` (line 3, column 1) is illegal: the stock is empty",
+        ))
+        .stdout(predicate::str::contains("the position before it:"));
+}
+
+#[test]
+fn replay_refuses_a_token_that_is_not_a_move_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let moves = write(&dir, "moves.txt", "deal\n  1-2/3 12-1\n");
+    spider()
+        .arg("replay")
+        .arg("deals/fresh-1-suit.yaml")
+        .arg(&moves)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("moves.txt:2:9:"))
+        .stderr(predicate::str::contains("`12-1` is not a move"));
+}
+
+#[test]
+fn replay_reads_clips_files_too() {
+    spider()
+        .args(["replay", "deals/unwon-2017.clips", "-", "--json"])
+        .write_stdin("deal\n")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("\"legal\": true"))
+        .stdout(predicate::str::contains("\"rows_left\": 4"));
+}
