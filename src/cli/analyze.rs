@@ -166,7 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "file": name,
             "consistency": report,
             "analysis": analysis_json(&analysis),
-            "completions": completions.as_ref().map(|c| completions_json(c)),
+            "completions": completions.as_ref().map(completions_json),
         });
         serde_json::to_writer_pretty(&mut out, &json)?;
         writeln!(out)?;

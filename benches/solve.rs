@@ -1,0 +1,76 @@
+//! The solver on a fixed set of deals: own-generator deals 1..=N for 1, 2
+//! and 4 suits under standard rules, decided one at a time on one core with
+//! a time limit per deal. Prints, per suit count, the decided share, the
+//! median and 95th-percentile time and the median winning-line length (the
+//! same summary `spider batch` prints).
+//!
+//! `cargo bench --bench solve` (N = 50, 10 s per deal); set `SOLVE_BENCH_DEALS`
+//! and `SOLVE_BENCH_SECONDS` to change them.
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use spider_analyzer::batch::{self, BatchConfig, DealRange, Shard, Source, Summary};
+use spider_analyzer::cards::SuitCount;
+use spider_analyzer::deal::Rules;
+use spider_analyzer::solve::Limits;
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn main() {
+    // `cargo test --benches` runs bench binaries with no arguments too;
+    // only `cargo bench` passes `--bench`.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let deals = env_or("SOLVE_BENCH_DEALS", 50) as u128;
+    let seconds = env_or("SOLVE_BENCH_SECONDS", 10);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool");
+    for suits in [SuitCount::One, SuitCount::Two, SuitCount::Four] {
+        let config = BatchConfig {
+            source: Source::Own,
+            range: DealRange {
+                first: 1,
+                last: deals,
+            },
+            shard: Shard::WHOLE,
+            suits,
+            rules: Rules::Standard,
+            limits: Limits {
+                time_limit: Some(Duration::from_secs(seconds)),
+                memory_limit: Some(4 << 30),
+                ..Limits::default()
+            },
+        };
+        let records = Mutex::new(Vec::new());
+        let started = Instant::now();
+        pool.install(|| {
+            batch::run(
+                &config,
+                &HashSet::new(),
+                &AtomicBool::new(false),
+                &|record| {
+                    records.lock().unwrap().push(record);
+                    Ok(())
+                },
+            )
+        })
+        .expect("the batch runs");
+        let records = records.into_inner().unwrap();
+        let summary = Summary::of(&records, Some((started.elapsed().as_secs_f64(), 1)));
+        println!(
+            "== {}-suit deals 1..={deals}, standard rules, one core, {seconds} s per deal ==\n{summary}",
+            suits.count()
+        );
+    }
+}
