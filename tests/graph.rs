@@ -118,10 +118,7 @@ fn engine(deal: &Deal) -> Counts {
     let counts = graph.counts();
     // The searches without a graph, in both orders, count the same.
     for order in [Order::DepthFirst, Order::BreadthFirst] {
-        let plain = Search::new(&problem)
-            .order(order)
-            .stop(Stop::Exhaust)
-            .run();
+        let plain = Search::new(&problem).order(order).stop(Stop::Exhaust).run();
         assert_eq!(plain.end, End::Exhausted);
         assert_eq!(plain.stats.positions as usize, counts.nodes, "{order:?}");
         assert_eq!(plain.stats.moves as usize, counts.edges, "{order:?}");
@@ -157,7 +154,10 @@ const TOO_LARGE: &[(&str, u64)] = &[("fresh-2-suit.yaml", 500_000), ("mid-game.y
 
 /// Deal files cross-checked, with their exact stage-0 counts
 /// (nodes, edges, reveals, wins).
-const CROSS_CHECKED: &[(&str, (usize, usize, usize, usize))] = &[
+/// Nodes, edges, reveal nodes and win nodes.
+type Sizes = (usize, usize, usize, usize);
+
+const CROSS_CHECKED: &[(&str, Sizes)] = &[
     ("unwon-2017.yaml", (2760, 20272, 0, 0)),
     ("unwon-2017.clips", (2760, 20272, 0, 0)),
     ("fresh-1-suit.yaml", (38111, 440475, 0, 0)),
@@ -173,7 +173,10 @@ fn every_deal_file_is_cross_checked_or_shown_too_large() {
     for name in &names {
         let listed = CROSS_CHECKED.iter().any(|(n, _)| n == name)
             || TOO_LARGE.iter().any(|(n, _)| n == name);
-        assert!(listed, "deals/{name} is neither cross-checked nor listed as too large");
+        assert!(
+            listed,
+            "deals/{name} is neither cross-checked nor listed as too large"
+        );
     }
     for (name, (nodes, edges, reveals, wins)) in CROSS_CHECKED {
         let deal = load(&repo(&format!("deals/{name}"))).unwrap();
@@ -284,7 +287,11 @@ fn stats_of_the_unwon_game() {
     assert_eq!(lines[2], "edges:        20272 moves");
     assert_eq!(lines[3], "reveal nodes: 0");
     assert_eq!(lines[4], "win nodes:    0");
-    assert!(lines[5].starts_with("depth:        11 moves: "), "{}", lines[5]);
+    assert!(
+        lines[5].starts_with("depth:        11 moves: "),
+        "{}",
+        lines[5]
+    );
     assert!(
         lines[6].starts_with("longest chain: 9 components of 174 (largest 144 positions), "),
         "{}",
@@ -364,7 +371,11 @@ fn dot_output_renders_with_graphviz() {
                 .arg(&dot_file)
                 .output()
                 .unwrap();
-            assert!(svg.status.success(), "{}", String::from_utf8_lossy(&svg.stderr));
+            assert!(
+                svg.status.success(),
+                "{}",
+                String::from_utf8_lossy(&svg.stderr)
+            );
             assert!(String::from_utf8_lossy(&svg.stdout).contains("<svg"));
         }
         Err(_) => eprintln!("note: graphviz `dot` is not installed; the DOT was not rendered"),
@@ -422,7 +433,13 @@ fn over_max_nodes_exits_3_and_writes_nothing() {
     // An existing file is left as it was.
     std::fs::write(&out, "old").unwrap();
     spider()
-        .args(["graph", "deals/unwon-2017.yaml", "--max-nodes", "2759", "-o"])
+        .args([
+            "graph",
+            "deals/unwon-2017.yaml",
+            "--max-nodes",
+            "2759",
+            "-o",
+        ])
         .arg(&out)
         .current_dir(repo(""))
         .assert()
@@ -430,15 +447,31 @@ fn over_max_nodes_exits_3_and_writes_nothing() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "old");
     // Exactly the graph's size is enough.
     spider()
-        .args(["graph", "deals/unwon-2017.yaml", "--max-nodes", "2760", "-o"])
+        .args([
+            "graph",
+            "deals/unwon-2017.yaml",
+            "--max-nodes",
+            "2760",
+            "-o",
+        ])
         .arg(&out)
         .current_dir(repo(""))
         .assert()
         .success();
-    assert!(std::fs::read_to_string(&out).unwrap().starts_with("digraph"));
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .starts_with("digraph")
+    );
     // JSON says it is incomplete.
     let json = spider()
-        .args(["graph", "deals/unwon-2017.yaml", "--json", "--max-nodes", "100"])
+        .args([
+            "graph",
+            "deals/unwon-2017.yaml",
+            "--json",
+            "--max-nodes",
+            "100",
+        ])
         .current_dir(repo(""))
         .assert()
         .code(3)

@@ -149,9 +149,9 @@ fn stopped(
 ) -> anyhow::Result<ExitCode> {
     use spider_analyzer::explore::StopReason;
     let why = match reason {
-        StopReason::Positions => format!(
-            "the graph has more than {max_nodes} positions (--max-nodes {max_nodes})"
-        ),
+        StopReason::Positions => {
+            format!("the graph has more than {max_nodes} positions (--max-nodes {max_nodes})")
+        }
         other => other.to_string(),
     };
     if args.json {
