@@ -11,6 +11,7 @@
 pub mod completions;
 mod heuristic;
 mod search;
+pub mod stage;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

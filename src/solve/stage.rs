@@ -1,0 +1,279 @@
+//! The Spider stage graph as a problem for the generic explorer.
+//!
+//! Deals cannot be undone, so a game falls into *stages*: stage 0 is every
+//! position reachable from the deal file's position without dealing. Inside
+//! a stage most moves can be undone, which makes it a dense graph with
+//! cycles, and asking what it looks like (how many positions, how far the
+//! farthest one is, how long a line can get before it cannot be undone,
+//! which unknown cards can be turned up and how soon) is a question for the
+//! explorer's [`MoveGraph`], not for the solver. This module is the bridge:
+//! [`StageProblem`] tells the engine what a node and a move are, and
+//! [`StageReport`] turns the recorded graph into the answers people asked.
+//!
+//! Choices that decide what the numbers mean:
+//!
+//! - A node is a distinct *position*, exactly: the key is the position's
+//!   fingerprint ([`Position::fingerprint`], not the solver's
+//!   [`Game::key`], which merges positions that differ only by the order of
+//!   piles once the stock is empty). Two positions that look alike with
+//!   their piles renamed are two nodes here.
+//! - The key keeps 96 of the fingerprint's 128 bits, so that a table entry
+//!   (key and node id) takes 16 bytes instead of 32. Among `n` stored
+//!   positions the chance that two different ones share a key is about
+//!   `n² / 2^97`: below 10^-15 for ten million positions.
+//! - A move that turns up an `XX` card leads to a *reveal* node, a leaf:
+//!   nothing is known beyond it. Its label names the slots it turned up.
+//! - Deals are left out ([`Scope::Stage`] with 0), or allowed while fewer
+//!   than `n` rows have been dealt (stages 0 to `n`), or always
+//!   ([`Scope::WholeGame`]).
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::fmt;
+
+use petgraph::graph::NodeIndex;
+
+use crate::deal::{Deal, Place};
+use crate::explore::{Chain, Depth, GraphCounts, MoveGraph, NodeKind, Problem};
+use crate::game::{Game, Move, Position, Step};
+
+/// Which positions the graph covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Stages 0 to `last`: deals are allowed while fewer than `last` rows
+    /// have been dealt. `Stage(0)` is the stage graph proper: no deals.
+    Stage(usize),
+    /// Every stage: deals are moves like any other.
+    WholeGame,
+}
+
+impl Scope {
+    /// The most rows the graph may deal.
+    fn max_rows(self) -> usize {
+        match self {
+            Scope::Stage(last) => last,
+            Scope::WholeGame => usize::MAX,
+        }
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Scope::Stage(0) => f.write_str("stage 0 (no deals)"),
+            Scope::Stage(last) => write!(f, "stages 0 to {last} (at most {last} deals)"),
+            Scope::WholeGame => f.write_str("the whole game (deals allowed)"),
+        }
+    }
+}
+
+/// The key of a graph node: 96 bits of the position's fingerprint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PositionKey([u32; 3]);
+
+impl PositionKey {
+    /// The key of `position`.
+    #[inline]
+    pub fn of(position: &Position) -> PositionKey {
+        let f = position.fingerprint();
+        PositionKey([f as u32, (f >> 32) as u32, (f >> 64) as u32])
+    }
+}
+
+/// The stage graph of a game as an explorer [`Problem`].
+///
+/// States are [`Step`]s (a position and the `XX` slots the move into it
+/// turned up), so that a reveal node knows what it revealed; moves are
+/// [`Move`]s; wins are goals and reveals are leaves.
+///
+/// ```
+/// use spider_analyzer::deal::load;
+/// use spider_analyzer::explore::{Search, Stop};
+/// use spider_analyzer::game::Game;
+/// use spider_analyzer::solve::stage::{Scope, StageProblem};
+///
+/// let deal = load("deals/unwon-2017.yaml".as_ref()).unwrap();
+/// let game = Game::new(&deal).unwrap();
+/// let problem = StageProblem::new(&game, Scope::Stage(0));
+/// let outcome = Search::new(&problem).stop(Stop::Exhaust).run();
+/// assert!(outcome.stats.positions > 1);
+/// ```
+pub struct StageProblem<'g> {
+    game: &'g Game,
+    max_rows: usize,
+    /// Scratch space for the legal moves of the state being expanded.
+    moves: RefCell<Vec<Move>>,
+}
+
+impl<'g> StageProblem<'g> {
+    /// The graph of `game` from its start, over `scope`.
+    pub fn new(game: &'g Game, scope: Scope) -> StageProblem<'g> {
+        StageProblem {
+            game,
+            max_rows: scope.max_rows(),
+            moves: RefCell::new(Vec::with_capacity(64)),
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &'g Game {
+        self.game
+    }
+
+    /// A label function for [`Search::run_with_graph`](crate::explore::Search::run_with_graph):
+    /// numbers the nodes in the order they are recorded (their node index)
+    /// and names the slots each reveal turned up.
+    pub fn labeller(&self) -> impl FnMut(&Step) -> NodeLabel + 'g {
+        let game = self.game;
+        let mut next = 0u32;
+        move |step| {
+            let id = next;
+            next += 1;
+            NodeLabel {
+                id,
+                rows_dealt: step.position.rows_dealt() as u8,
+                won: step.position.is_won(),
+                revealed: if step.reveals.is_empty() {
+                    Vec::new()
+                } else {
+                    game.revealed_places(step)
+                },
+            }
+        }
+    }
+}
+
+impl Problem for StageProblem<'_> {
+    type State = Step;
+    type Key = PositionKey;
+    type Move = Move;
+
+    fn start(&self) -> Step {
+        Step {
+            position: self.game.start().clone(),
+            reveals: self.game.start_reveals(),
+        }
+    }
+
+    #[inline]
+    fn key(&self, step: &Step) -> PositionKey {
+        PositionKey::of(&step.position)
+    }
+
+    fn successors(&self, step: &Step, out: &mut Vec<(Move, Step)>) {
+        let mut moves = self.moves.borrow_mut();
+        moves.clear();
+        self.game.moves(&step.position, &mut moves);
+        let may_deal = step.position.rows_dealt() < self.max_rows;
+        for &mv in moves.iter() {
+            if mv == Move::Deal && !may_deal {
+                continue;
+            }
+            out.push((mv, self.game.apply(&step.position, mv)));
+        }
+    }
+
+    #[inline]
+    fn kind(&self, step: &Step) -> NodeKind {
+        if step.position.is_won() {
+            NodeKind::Goal
+        } else if !step.reveals.is_empty() {
+            NodeKind::Leaf
+        } else {
+            NodeKind::Inner
+        }
+    }
+}
+
+/// What the graph keeps of a node: enough to colour it and to name the
+/// `XX` slots it reveals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeLabel {
+    /// The node index (nodes are numbered in the order they were found).
+    pub id: u32,
+    /// Stock rows dealt since the deal file's position (its stage).
+    pub rows_dealt: u8,
+    /// Whether the position is won.
+    pub won: bool,
+    /// The `XX` slots the move into this node turned up (empty unless it is
+    /// a reveal).
+    pub revealed: Vec<Place>,
+}
+
+impl fmt::Display for NodeLabel {
+    /// The DOT label: the node index; `won`; or what a reveal turns up.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.won {
+            return write!(f, "{} won", self.id);
+        }
+        write!(f, "{}", self.id)?;
+        for place in &self.revealed {
+            write!(f, ": reveals {place}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The stage graph of a game with its node labels.
+pub type StageGraph = MoveGraph<NodeLabel, Move>;
+
+/// For one `XX` slot: whether the graph reveals it, and how soon.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlotReveal {
+    /// The slot.
+    pub place: Place,
+    /// The fewest moves from the start to a node that turns it up, with one
+    /// such line; `None` when no node of the graph does.
+    pub first: Option<Vec<Move>>,
+}
+
+/// The measures of a stage graph that `spider graph --stats` prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StageReport {
+    /// Nodes, edges, reveal nodes (leaves) and win nodes (goals).
+    pub counts: GraphCounts,
+    /// The largest of the fewest moves to reach each node, with a line.
+    pub depth: Depth<Move>,
+    /// The longest chain of strongly connected components, with a line.
+    pub chain: Chain<Move>,
+    /// Every `XX` slot of the deal, in the order of [`Deal::unknown_places`].
+    pub reveals: Vec<SlotReveal>,
+}
+
+impl StageReport {
+    /// Measures `graph`, the graph of `deal`'s game.
+    pub fn new(deal: &Deal, graph: &StageGraph) -> StageReport {
+        let distances = graph.distances();
+        // One pass over the reveal nodes: the nearest one for each slot.
+        let mut nearest: BTreeMap<Place, (u32, NodeIndex<u32>)> = BTreeMap::new();
+        for node in graph.graph().node_indices() {
+            let label = &graph.graph()[node].label;
+            let Some(moves) = (!label.revealed.is_empty())
+                .then(|| distances.moves_to(node))
+                .flatten()
+            else {
+                continue;
+            };
+            for &place in &label.revealed {
+                let best = nearest.entry(place).or_insert((moves, node));
+                *best = (*best).min((moves, node));
+            }
+        }
+        let reveals = deal
+            .unknown_places()
+            .into_iter()
+            .map(|place| SlotReveal {
+                place,
+                first: nearest
+                    .get(&place)
+                    .and_then(|&(_, node)| distances.line_to(graph, node)),
+            })
+            .collect();
+        StageReport {
+            counts: graph.counts(),
+            depth: graph.depth(),
+            chain: graph.longest_chain(),
+            reveals,
+        }
+    }
+}
