@@ -138,7 +138,7 @@ fn winnable_under_relaxed_rules_but_not_standard() {
 }
 
 #[test]
-fn unknown_cards_leave_the_answer_open_unless_a_win_avoids_them() {
+fn unknown_cards_that_can_turn_up_leave_the_answer_open() {
     // The win needs the face-down card under the AS: unknown, so undecided.
     let blocked = endgame(
         &[("", "KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S"), ("XX", "AS")],
