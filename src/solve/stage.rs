@@ -17,10 +17,10 @@
 //!   [`Game::key`], which merges positions that differ only by the order of
 //!   piles once the stock is empty). Two positions that look alike with
 //!   their piles renamed are two nodes here.
-//! - The key keeps 96 of the fingerprint's 128 bits, so that a table entry
-//!   (key and node id) takes 16 bytes instead of 32. Among `n` stored
-//!   positions the chance that two different ones share a key is about
-//!   `n² / 2^97`: below 10^-15 for ten million positions.
+//! - The key is the whole 128-bit fingerprint, held as two `u64` so that a
+//!   table entry (key and node id) takes 24 bytes rather than the 32 a
+//!   16-byte-aligned `u128` would. Collision odds are those of
+//!   [`Position::fingerprint`]: below 10^-20 among a billion positions.
 //! - A move that turns up an `XX` card leads to a *reveal* node, a leaf:
 //!   nothing is known beyond it. Its label names the slots it turned up.
 //! - Deals are left out ([`Scope::Stage`] with 0), or allowed while fewer
@@ -67,16 +67,16 @@ impl fmt::Display for Scope {
     }
 }
 
-/// The key of a graph node: 96 bits of the position's fingerprint.
+/// The key of a graph node: the position's 128-bit fingerprint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PositionKey([u32; 3]);
+pub struct PositionKey([u64; 2]);
 
 impl PositionKey {
     /// The key of `position`.
     #[inline]
     pub fn of(position: &Position) -> PositionKey {
         let f = position.fingerprint();
-        PositionKey([f as u32, (f >> 32) as u32, (f >> 64) as u32])
+        PositionKey([f as u64, (f >> 64) as u64])
     }
 }
 
