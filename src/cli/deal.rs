@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use spider_analyzer::cards::SuitCount;
-use spider_analyzer::deal::{Rules, numbered, pysol, yaml};
+use spider_analyzer::deal::{Rules, files, numbered, pysol, yaml};
 
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["number", "pysol"])))]
@@ -84,24 +84,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             stdout.flush()?;
         }
         Some(path) => {
-            let mut options = std::fs::OpenOptions::new();
-            options.write(true);
-            if args.force {
-                options.create(true).truncate(true);
-            } else {
-                options.create_new(true);
+            if !args.force && path.exists() {
+                anyhow::bail!(
+                    "{} already exists; not written over (add --force to replace it)",
+                    path.display()
+                );
             }
-            let mut file = options.open(path).map_err(|err| {
-                if err.kind() == std::io::ErrorKind::AlreadyExists {
-                    anyhow::anyhow!(
-                        "{} already exists; not written over (add --force to replace it)",
-                        path.display()
-                    )
-                } else {
-                    anyhow::Error::new(err).context(format!("cannot create {}", path.display()))
-                }
-            })?;
-            file.write_all(text.as_bytes())
+            files::write_atomically(path, |out| out.write_all(text.as_bytes()))
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
     }

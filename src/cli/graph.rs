@@ -11,12 +11,12 @@
 //! graph would have the wrong depth, chain and reveals, and a DOT file of
 //! millions of nodes is of no use to Graphviz anyway.
 
-use std::fs;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use spider_analyzer::deal::files::write_atomically;
 use spider_analyzer::deal::load;
 use spider_analyzer::explore::{End, Limits, Order, Search, Stats, Stop};
 use spider_analyzer::game::{Game, Move, compact_line};
@@ -269,34 +269,4 @@ fn json(args: &Args, scope: Scope, report: &StageReport, stats: &Stats) -> serde
         })).collect::<Vec<_>>(),
         "stats": super::queens::stats_json(stats),
     })
-}
-
-/// Writes through `write` into a temporary file next to `path`, then renames
-/// it over `path`; on any error the temporary file is removed and `path` is
-/// left as it was.
-fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut io::BufWriter<&fs::File>) -> io::Result<()>,
-) -> io::Result<()> {
-    let name = path
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "graph.dot".into());
-    let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let file = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)?;
-        let mut buffered = io::BufWriter::new(&file);
-        write(&mut buffered)?;
-        buffered.flush()?;
-        drop(buffered);
-        file.sync_all()?;
-        fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    result
 }

@@ -106,26 +106,38 @@ pub fn save(deal: &Deal, path: &Path, input: Option<&Path>) -> Result<(), SaveEr
     if input.is_some_and(|input| same_file(input, path)) {
         return Err(SaveError::SameAsInput(path.display().to_string()));
     }
-    let io = |source| SaveError::Io {
-        path: path.display().to_string(),
-        source,
-    };
+    write_atomically(path, |out| out.write_all(yaml::to_string(deal).as_bytes())).map_err(
+        |source| SaveError::Io {
+            path: path.display().to_string(),
+            source,
+        },
+    )
+}
+
+/// Writes a file atomically through `write`: into a temporary file next to
+/// `path`, then renamed over it. On any error the temporary file is removed
+/// and `path` is left as it was, so no reader ever sees a partial file.
+pub fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let temp = temp_path(path);
     let written = (|| {
-        let mut file = fs::OpenOptions::new()
+        let file = fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&temp)?;
-        file.write_all(yaml::to_string(deal).as_bytes())?;
+        let mut buffered = std::io::BufWriter::new(&file);
+        write(&mut buffered)?;
+        buffered.flush()?;
+        drop(buffered);
         file.sync_all()?;
-        drop(file);
         fs::rename(&temp, path)
     })();
-    if let Err(err) = written {
+    if written.is_err() {
         let _ = fs::remove_file(&temp);
-        return Err(io(err));
     }
-    Ok(())
+    written
 }
 
 /// Whether two paths name the same existing file.
@@ -141,7 +153,7 @@ fn temp_path(path: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "deal".into());
+        .unwrap_or_else(|| "out".into());
     path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
 }
 
