@@ -154,7 +154,7 @@ fn stopped(
             "complete": false,
             "stopped": reason,
             "max_nodes": max_nodes,
-            "stats": super::queens::stats_json(stats),
+            "stats": super::stats_json(stats),
         });
         serde_json::to_writer_pretty(&mut out, &json)?;
         writeln!(out)?;
@@ -267,6 +267,6 @@ fn json(args: &Args, scope: Scope, report: &StageReport, stats: &Stats) -> serde
             "moves": slot.first.as_ref().map(Vec::len),
             "line": slot.first.as_deref().map(compact_line),
         })).collect::<Vec<_>>(),
-        "stats": super::queens::stats_json(stats),
+        "stats": super::stats_json(stats),
     })
 }

@@ -117,6 +117,19 @@ pub(crate) fn spinner() -> indicatif::ProgressBar {
     spinner
 }
 
+/// Search statistics for `--json` output (elapsed time in seconds).
+pub(crate) fn stats_json(stats: &spider_analyzer::explore::Stats) -> serde_json::Value {
+    serde_json::json!({
+        "positions": stats.positions,
+        "expanded": stats.expanded,
+        "moves": stats.moves,
+        "duplicates": stats.duplicates,
+        "max_depth": stats.max_depth,
+        "elapsed_seconds": stats.elapsed.as_secs_f64(),
+        "positions_per_second": stats.positions_per_second(),
+    })
+}
+
 /// A reader that went away (`spider graph ... | head`) is not an error.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {

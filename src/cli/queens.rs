@@ -59,7 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "solutions": count,
             "complete": complete,
             "first": first.as_deref().map(cols),
-            "stats": stats_json(&outcome.stats),
+            "stats": super::stats_json(&outcome.stats),
         });
         if args.all {
             json["all"] = all.iter().map(|line| cols(line)).collect();
@@ -107,17 +107,4 @@ fn columns(line: &[Column]) -> String {
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// Search statistics for `--json` output (elapsed time in seconds).
-pub(super) fn stats_json(stats: &spider_analyzer::explore::Stats) -> serde_json::Value {
-    serde_json::json!({
-        "positions": stats.positions,
-        "expanded": stats.expanded,
-        "moves": stats.moves,
-        "duplicates": stats.duplicates,
-        "max_depth": stats.max_depth,
-        "elapsed_seconds": stats.elapsed.as_secs_f64(),
-        "positions_per_second": stats.positions_per_second(),
-    })
 }

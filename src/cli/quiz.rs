@@ -52,7 +52,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "questions": quiz.questions.len(),
             "consistent": count,
             "solutions": sets,
-            "stats": super::queens::stats_json(&solutions.stats),
+            "stats": super::stats_json(&solutions.stats),
         });
         serde_json::to_writer_pretty(&mut out, &json)?;
         writeln!(out)?;
