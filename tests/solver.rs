@@ -366,3 +366,58 @@ fn the_solver_agrees_with_a_naive_search() {
         "{winnable} winnable of {compared}: both verdicts must occur"
     );
 }
+
+/// Parses a compact line of shifts (no deals) for the tests below.
+fn shifts(text: &str) -> Vec<Move> {
+    text.split_whitespace()
+        .map(|token| {
+            let (piles, count) = token.split_once('/').unwrap();
+            let (from, to) = piles.split_once('-').unwrap();
+            Move::Shift {
+                from: from.parse::<u8>().unwrap() - 1,
+                to: to.parse::<u8>().unwrap() - 1,
+                count: count.parse().unwrap(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn shortening_removes_loops_detours_and_spare_moves() {
+    let deal = endgame(
+        &[("", "2S KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S"), ("", "AS")],
+        &[],
+        Rules::Standard,
+    );
+    let game = Game::new(&deal).unwrap();
+    let shortest = shifts("1-3/11 2-1/1 1-3/2");
+    verify(&game, &shortest).unwrap();
+    // A loop (the AS to pile 6 and back) and two detours (the run through
+    // pile 4 on its way to pile 5, the AS through pile 7).
+    let wasteful = shifts("2-6/1 6-2/1 1-4/11 4-5/11 2-7/1 7-1/1 1-5/2");
+    verify(&game, &wasteful).unwrap();
+    let short = spider_analyzer::solve::shorten::shorten(&game, &wasteful);
+    verify(&game, &short).unwrap();
+    assert_eq!(short.len(), 3, "{}", compact_line(&short));
+    // A line that cannot be shortened comes back as it was.
+    assert_eq!(
+        spider_analyzer::solve::shorten::shorten(&game, &shortest),
+        shortest
+    );
+}
+
+#[test]
+fn shortened_lines_of_whole_games_still_win() {
+    use spider_analyzer::deal::numbered;
+    for number in 1..=3 {
+        let deal = numbered::deal(number, SuitCount::Two, Rules::Standard);
+        let analysis = decide(&deal);
+        assert_eq!(analysis.verdict, Verdict::Winnable, "deal {number}");
+        let line = analysis.line.unwrap();
+        let game = Game::new(&deal).unwrap();
+        verify(&game, &line).unwrap();
+        let again = spider_analyzer::solve::shorten::shorten(&game, &line);
+        verify(&game, &again).unwrap();
+        assert!(again.len() <= line.len());
+    }
+}

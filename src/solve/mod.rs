@@ -11,6 +11,7 @@
 pub mod completions;
 mod heuristic;
 mod search;
+pub mod shorten;
 pub mod stage;
 
 use std::sync::atomic::AtomicBool;
@@ -146,27 +147,45 @@ pub enum SolveError {
     },
 }
 
-/// The probe passes tried before the exhaustive pass: expansions per stage
-/// and how many positions of a stage to deal from. Each runs only when the
-/// ones before it found no win; the later ones won 7 and 6 of the 18 own
-/// 4-suit deals (1..300) that the first two left undecided within 10 s.
-const PROBES: [Pass; 4] = [
-    Pass::Probe {
-        budget: 2_000,
-        width: 2,
-    },
-    Pass::Probe {
-        budget: 20_000,
-        width: 3,
-    },
-    Pass::Probe {
-        budget: 10_000,
-        width: 5,
-    },
-    Pass::Probe {
-        budget: 100_000,
-        width: 3,
-    },
+const fn probe(budget: usize, width: usize, cap: u64) -> (Pass, Option<u64>) {
+    (Pass::Probe { budget, width }, Some(cap))
+}
+
+const fn beam(budget: usize, width: usize) -> (Pass, Option<u64>) {
+    (Pass::Beam { budget, width }, None)
+}
+
+/// The passes tried in turn, each with the most new positions it may
+/// examine before it leaves the deal to the next one. Each runs only when
+/// the ones before it found no win. Cheap probes and beams come first, then
+/// ever larger ones, with exhaustive passes of growing size between them, so
+/// that small positions are proved lost early and large deals get most of
+/// their time in the searches that find wins. The last pass is exhaustive
+/// without a cap: it decides or a limit stops it.
+///
+/// Measured on own 4-suit deals 1..40 and the 15 of 1..300 that the four
+/// probes alone left undecided in 10 s: the beams win 7 of those 15 within
+/// 10 s, and the capped probes keep all 40 easy deals fast.
+const SCHEDULE: [(Pass, Option<u64>); 13] = [
+    (
+        Pass::Probe {
+            budget: 2_000,
+            width: 2,
+        },
+        None,
+    ),
+    beam(2_000, 10),
+    beam(5_000, 50),
+    probe(20_000, 3, 1_000_000),
+    beam(10_000, 200),
+    probe(10_000, 5, 2_000_000),
+    beam(20_000, 1_000),
+    (Pass::Exhaustive, Some(2_000_000)),
+    probe(100_000, 3, 4_000_000),
+    beam(20_000, 4_000),
+    (Pass::Exhaustive, Some(8_000_000)),
+    beam(50_000, 10_000),
+    (Pass::Exhaustive, None),
 ];
 
 /// Decides a deal. `XX` cards end the lines that would turn them up.
@@ -215,13 +234,16 @@ pub fn analyze_with_progress(
     if unknown > 0 {
         search.reveal_target = unknown;
     }
-    for pass in PROBES.into_iter().chain([Pass::Exhaustive]) {
+    for (pass, cap) in SCHEDULE {
+        search.pass_cap = cap;
         let outcome = search.run(pass);
         match outcome {
             Outcome::Won(line) => {
+                let line = shorten::shorten(&game, &line);
                 verify(&game, &line)?;
                 return Ok(finish(&search, Verdict::Winnable, None, Some(line)));
             }
+            Outcome::Stopped if search.capped => {}
             Outcome::Stopped => {
                 let reason = if search.reveals.is_empty() {
                     search.stopped

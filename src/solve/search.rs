@@ -47,6 +47,11 @@ pub(super) enum Pass {
     /// Best-first up to `budget` expansions per stage; deal from the best
     /// `width` positions only.
     Probe { budget: usize, width: usize },
+    /// A beam over stages: explore each of the `width` best entries of a
+    /// stage best-first up to `budget` expansions, deal from every position
+    /// met, and keep the `width` best dealt positions (over all entries) as
+    /// the entries of the next stage. Incomplete, like a probe.
+    Beam { budget: usize, width: usize },
     /// Every position of every stage.
     Exhaustive,
 }
@@ -94,6 +99,12 @@ pub(super) struct Search<'a> {
     /// The largest memory estimate seen, in bytes.
     pub peak_memory: u64,
     pub pass_name: &'static str,
+    /// The most new positions the next pass may examine before it gives up
+    /// (sets `capped`) and leaves the deal to the passes after it.
+    pub pass_cap: Option<u64>,
+    /// The last pass gave up at its `pass_cap`.
+    pub capped: bool,
+    pass_first: u64,
     best_removed: usize,
     fewest_face_down: usize,
 }
@@ -120,6 +131,9 @@ impl<'a> Search<'a> {
             reveal_target: usize::MAX,
             peak_memory: 0,
             pass_name: "",
+            pass_cap: None,
+            capped: false,
+            pass_first: 0,
             best_removed: game.start().runs_removed(),
             fewest_face_down: game.start().face_down_total(),
         }
@@ -129,13 +143,19 @@ impl<'a> Search<'a> {
     pub fn run(&mut self, pass: Pass) -> Outcome {
         self.pass_name = match pass {
             Pass::Probe { .. } => "probe",
+            Pass::Beam { .. } => "beam",
             Pass::Exhaustive => "exhaustive",
         };
         self.visited.clear();
+        self.capped = false;
+        self.pass_first = self.positions;
         let start = self.game.start().clone();
         self.visited.insert(self.game.key(&start));
         self.positions += 1;
-        let outcome = self.solve_stage(start, pass, &mut Vec::new());
+        let outcome = match pass {
+            Pass::Beam { budget, width } => self.beam(start, budget, width),
+            _ => self.solve_stage(start, pass, &mut Vec::new()),
+        };
         self.peak_memory = self.peak_memory.max(self.memory_estimate());
         outcome
     }
@@ -155,6 +175,90 @@ impl<'a> Search<'a> {
             best_runs_removed: self.best_removed,
             fewest_face_down: self.fewest_face_down,
         }
+    }
+
+    /// The beam pass: stage by stage, the `width` best entries (by the score
+    /// of the position just dealt) are explored and dealt from.
+    fn beam(&mut self, start: Position, budget: usize, width: usize) -> Outcome {
+        let probe = Pass::Probe { budget, width };
+        let mut entries = vec![(start, Vec::new())];
+        while !entries.is_empty() {
+            let stage = entries[0].0.rows_dealt();
+            let rows_left = self.game.rows_left(&entries[0].0);
+            // The best `width` dealt positions so far, worst on top.
+            let mut best: BinaryHeap<std::cmp::Reverse<(i32, u64, usize, usize)>> =
+                BinaryHeap::new();
+            let mut explored = Vec::with_capacity(entries.len());
+            let mut order = 0u64;
+            for (entry_index, (entry, _)) in entries.iter().enumerate() {
+                let nodes = match self.explore_stage(entry.clone(), probe, 0) {
+                    Ok(Explored::Won(nodes)) => {
+                        let mut line = entries[entry_index].1.clone();
+                        line.extend(path_to(&nodes, nodes.len() - 1));
+                        self.nodes_alive -= nodes.len() as u64;
+                        return Outcome::Won(line);
+                    }
+                    Ok(Explored::All(nodes)) => nodes,
+                    Err(Stopped) => return Outcome::Stopped,
+                };
+                if rows_left > 0 {
+                    for (index, node) in nodes.iter().enumerate() {
+                        if self.game.check(&node.position, Move::Deal).is_err() {
+                            continue;
+                        }
+                        let step = self.game.apply(&node.position, Move::Deal);
+                        if !step.reveals.is_empty() {
+                            let length = entries[entry_index].1.len() + node.depth as usize + 1;
+                            if self.record_reveals(&step, length).is_err() {
+                                return Outcome::Stopped;
+                            }
+                            continue;
+                        }
+                        // Earlier found first among equal scores.
+                        order += 1;
+                        let item = std::cmp::Reverse((
+                            score(&step.position),
+                            u64::MAX - order,
+                            entry_index,
+                            index,
+                        ));
+                        if best.len() < width {
+                            best.push(item);
+                        } else if best.peek().is_some_and(|worst| item < *worst) {
+                            best.pop();
+                            best.push(item);
+                        }
+                    }
+                }
+                self.nodes_alive -= nodes.len() as u64;
+                explored.push(nodes);
+            }
+            let mut chosen: Vec<_> = best
+                .into_iter()
+                .map(|std::cmp::Reverse(item)| item)
+                .collect();
+            chosen.sort_by(|a, b| b.cmp(a));
+            let mut next = Vec::with_capacity(chosen.len());
+            for (_, _, entry_index, index) in chosen {
+                let node = &explored[entry_index][index];
+                let step = self.game.apply(&node.position, Move::Deal);
+                if !self.visited.insert(self.game.key(&step.position)) {
+                    continue;
+                }
+                if self.count_position(&step.position, stage).is_err() {
+                    return Outcome::Stopped;
+                }
+                let mut line = entries[entry_index].1.clone();
+                line.extend(path_to(&explored[entry_index], index));
+                line.push(Move::Deal);
+                if step.position.is_won() {
+                    return Outcome::Won(line);
+                }
+                next.push((step.position, line));
+            }
+            entries = next;
+        }
+        Outcome::Exhausted
     }
 
     /// Explores the stage of `entry`, then deals from its positions, best
@@ -252,7 +356,7 @@ impl<'a> Search<'a> {
         let mut frontier = BinaryHeap::new();
         let mut next = 0;
         let mut expansions = 0;
-        if let Pass::Probe { .. } = pass {
+        if pass != Pass::Exhaustive {
             frontier.push((score(&nodes[0].position), std::cmp::Reverse(0u32)));
         }
         loop {
@@ -264,7 +368,7 @@ impl<'a> Search<'a> {
                     next += 1;
                     next - 1
                 }
-                Pass::Probe { budget, .. } => {
+                Pass::Probe { budget, .. } | Pass::Beam { budget, .. } => {
                     if expansions == budget {
                         break;
                     }
@@ -283,7 +387,7 @@ impl<'a> Search<'a> {
                 if mv == Move::Deal {
                     continue;
                 }
-                if matches!(pass, Pass::Probe { .. }) && !promising(&position, mv) {
+                if pass != Pass::Exhaustive && !promising(&position, mv) {
                     continue;
                 }
                 let step = self.game.apply(&position, mv);
@@ -299,7 +403,7 @@ impl<'a> Search<'a> {
                 }
                 let won = step.position.is_won();
                 let counted = self.count_position(&step.position, stage);
-                if let Pass::Probe { .. } = pass {
+                if pass != Pass::Exhaustive {
                     frontier.push((score(&step.position), std::cmp::Reverse(nodes.len() as u32)));
                 }
                 nodes.push(Node {
@@ -343,6 +447,13 @@ impl<'a> Search<'a> {
             .is_some_and(|max| self.positions >= max)
         {
             return self.stop(StopReason::Positions);
+        }
+        if self
+            .pass_cap
+            .is_some_and(|cap| self.positions - self.pass_first >= cap)
+        {
+            self.capped = true;
+            return Err(Stopped);
         }
         if self.positions & 0xfff == 0 {
             if self.cancel.load(Ordering::Relaxed) {
@@ -402,4 +513,55 @@ fn path_to(nodes: &[Node], mut index: usize) -> Vec<Move> {
     }
     moves.reverse();
     moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::SuitCount;
+    use crate::deal::{Rules, numbered};
+
+    fn run(deal: &crate::deal::Deal, pass: Pass) -> Outcome {
+        let game = Game::new(deal).unwrap();
+        let limits = Limits::default();
+        let cancel = AtomicBool::new(false);
+        let mut search = Search::new(&game, &limits, &cancel, &|_| {});
+        let outcome = search.run(pass);
+        if let Outcome::Won(line) = &outcome {
+            super::super::verify(&game, line).unwrap();
+        }
+        outcome
+    }
+
+    #[test]
+    fn a_beam_wins_fresh_deals() {
+        for number in 1..=3 {
+            let deal = numbered::deal(number, SuitCount::Two, Rules::Standard);
+            let pass = Pass::Beam {
+                budget: 2_000,
+                width: 20,
+            };
+            assert!(matches!(run(&deal, pass), Outcome::Won(_)), "deal {number}");
+        }
+    }
+
+    #[test]
+    fn a_capped_pass_gives_up_without_a_verdict() {
+        let deal = numbered::deal(1, SuitCount::Four, Rules::Standard);
+        let game = Game::new(&deal).unwrap();
+        let limits = Limits::default();
+        let cancel = AtomicBool::new(false);
+        let mut search = Search::new(&game, &limits, &cancel, &|_| {});
+        search.pass_cap = Some(1_000);
+        assert!(matches!(search.run(Pass::Exhaustive), Outcome::Stopped));
+        assert!(search.capped);
+        assert_eq!(search.stopped, None);
+        search.pass_cap = None;
+        let probe = Pass::Probe {
+            budget: 2_000,
+            width: 2,
+        };
+        search.run(probe);
+        assert!(!search.capped);
+    }
 }
