@@ -92,7 +92,7 @@ pub struct Progress {
     /// Distinct positions examined so far.
     pub positions: u64,
     pub elapsed: Duration,
-    /// `probe` or `exhaustive`.
+    /// `probe`, `beam` or `exhaustive`.
     pub pass: &'static str,
     /// Rows dealt in the position just examined.
     pub stage: usize,
@@ -119,7 +119,7 @@ pub struct Analysis {
     /// line it met that turns each up (the fewest moves within the stages it
     /// explored; the `graph` command gives exact fewest moves for stage 0).
     pub reveals: Vec<(Place, usize)>,
-    /// The pass that decided (`probe` or `exhaustive`), or was running when
+    /// The pass that decided (`probe`, `beam` or `exhaustive`), or was running when
     /// a limit stopped the search.
     pub pass: &'static str,
 }

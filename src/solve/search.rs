@@ -7,15 +7,27 @@
 //! first (best score first, see [`super::heuristic`]) and explores each
 //! resulting stage the same way, depth-first over stages.
 //!
-//! Two kinds of pass share this shape:
+//! Three kinds of pass:
 //!
 //! - A *probe* explores each stage best-first up to a budget of expansions
-//!   and deals only from the best few positions. It is incomplete: it can
-//!   find a win fast but can prove nothing.
+//!   and deals only from the best few positions, depth-first over stages.
+//! - A *beam* goes stage by stage instead: it explores the best few entries
+//!   of a stage best-first up to a budget each, deals from every position it
+//!   met, and keeps the best few dealt positions, over all entries, as the
+//!   entries of the next stage. Where a probe spends most of its effort
+//!   varying the last stages, a beam weighs early choices against each
+//!   other.
 //! - The *exhaustive* pass explores every stage completely (breadth-first,
 //!   which keeps the moves inside a stage few) and deals from every position
 //!   of it. It examines every position reachable from the start, so when it
 //!   ends without a win the deal is unwinnable.
+//!
+//! Probes and beams skip moves that rarely help and positions that score
+//! badly: they can find a win fast but can prove nothing. Any pass may be
+//! given a cap on the positions it examines (`pass_cap`); a capped pass that
+//! reaches it gives up without a verdict and leaves the deal to the next
+//! pass, so an exhaustive pass that stopped at its cap proves nothing
+//! either.
 //!
 //! The only pruning on the exhaustive pass is deduplication: a position whose
 //! 128-bit fingerprint is already in the visited set is not expanded again.
@@ -185,15 +197,14 @@ impl<'a> Search<'a> {
         while !entries.is_empty() {
             let stage = entries[0].0.rows_dealt();
             let rows_left = self.game.rows_left(&entries[0].0);
-            // The best `width` dealt positions so far, worst on top.
-            let mut best: BinaryHeap<std::cmp::Reverse<(i32, u64, usize, usize)>> =
-                BinaryHeap::new();
-            let mut explored = Vec::with_capacity(entries.len());
+            // The best `width` dealt positions so far, worst on top, each
+            // with its line; only these are kept, not the stages explored.
+            let mut best: BinaryHeap<std::cmp::Reverse<Candidate>> = BinaryHeap::new();
             let mut order = 0u64;
-            for (entry_index, (entry, _)) in entries.iter().enumerate() {
+            for (entry, entry_line) in &entries {
                 let nodes = match self.explore_stage(entry.clone(), probe, 0) {
                     Ok(Explored::Won(nodes)) => {
-                        let mut line = entries[entry_index].1.clone();
+                        let mut line = entry_line.clone();
                         line.extend(path_to(&nodes, nodes.len() - 1));
                         self.nodes_alive -= nodes.len() as u64;
                         return Outcome::Won(line);
@@ -201,60 +212,57 @@ impl<'a> Search<'a> {
                     Ok(Explored::All(nodes)) => nodes,
                     Err(Stopped) => return Outcome::Stopped,
                 };
-                if rows_left > 0 {
-                    for (index, node) in nodes.iter().enumerate() {
-                        if self.game.check(&node.position, Move::Deal).is_err() {
-                            continue;
+                for (index, node) in nodes.iter().enumerate() {
+                    if rows_left == 0 || self.game.check(&node.position, Move::Deal).is_err() {
+                        continue;
+                    }
+                    let step = self.game.apply(&node.position, Move::Deal);
+                    if !step.reveals.is_empty() {
+                        let length = entry_line.len() + node.depth as usize + 1;
+                        if self.record_reveals(&step, length).is_err() {
+                            self.nodes_alive -= (nodes.len() + best.len()) as u64;
+                            return Outcome::Stopped;
                         }
-                        let step = self.game.apply(&node.position, Move::Deal);
-                        if !step.reveals.is_empty() {
-                            let length = entries[entry_index].1.len() + node.depth as usize + 1;
-                            if self.record_reveals(&step, length).is_err() {
-                                return Outcome::Stopped;
-                            }
-                            continue;
-                        }
-                        // Earlier found first among equal scores.
-                        order += 1;
-                        let item = std::cmp::Reverse((
-                            score(&step.position),
-                            u64::MAX - order,
-                            entry_index,
-                            index,
-                        ));
-                        if best.len() < width {
-                            best.push(item);
-                        } else if best.peek().is_some_and(|worst| item < *worst) {
-                            best.pop();
-                            best.push(item);
-                        }
+                        continue;
+                    }
+                    // Among equal scores, the one found first.
+                    order += 1;
+                    let rank = (score(&step.position), u64::MAX - order);
+                    if best.len() == width && best.peek().is_some_and(|worst| rank <= worst.0.rank)
+                    {
+                        continue;
+                    }
+                    let mut line = entry_line.clone();
+                    line.extend(path_to(&nodes, index));
+                    line.push(Move::Deal);
+                    best.push(std::cmp::Reverse(Candidate {
+                        rank,
+                        position: step.position,
+                        line,
+                    }));
+                    self.nodes_alive += 1;
+                    if best.len() > width {
+                        best.pop();
+                        self.nodes_alive -= 1;
                     }
                 }
                 self.nodes_alive -= nodes.len() as u64;
-                explored.push(nodes);
             }
-            let mut chosen: Vec<_> = best
-                .into_iter()
-                .map(|std::cmp::Reverse(item)| item)
-                .collect();
-            chosen.sort_by(|a, b| b.cmp(a));
+            self.nodes_alive -= best.len() as u64;
+            let mut chosen: Vec<Candidate> = best.into_iter().map(|c| c.0).collect();
+            chosen.sort_by(|a, b| b.rank.cmp(&a.rank));
             let mut next = Vec::with_capacity(chosen.len());
-            for (_, _, entry_index, index) in chosen {
-                let node = &explored[entry_index][index];
-                let step = self.game.apply(&node.position, Move::Deal);
-                if !self.visited.insert(self.game.key(&step.position)) {
+            for Candidate { position, line, .. } in chosen {
+                if !self.visited.insert(self.game.key(&position)) {
                     continue;
                 }
-                if self.count_position(&step.position, stage).is_err() {
+                if self.count_position(&position, stage).is_err() {
                     return Outcome::Stopped;
                 }
-                let mut line = entries[entry_index].1.clone();
-                line.extend(path_to(&explored[entry_index], index));
-                line.push(Move::Deal);
-                if step.position.is_won() {
+                if position.is_won() {
                     return Outcome::Won(line);
                 }
-                next.push((step.position, line));
+                next.push((position, line));
             }
             entries = next;
         }
@@ -497,6 +505,34 @@ impl<'a> Search<'a> {
 
 /// A limit stopped the search.
 struct Stopped;
+
+/// A position just dealt that a beam may take on, ranked by score (then by
+/// the order it was found, earlier first), with the line to it.
+struct Candidate {
+    rank: (i32, u64),
+    position: Position,
+    line: Vec<Move>,
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, other: &Self) -> bool {
+        self.rank == other.rank
+    }
+}
+
+impl Eq for Candidate {}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Candidate {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.rank.cmp(&other.rank)
+    }
+}
 
 /// The positions of an explored stage; when a win was met, it is the last.
 enum Explored {
