@@ -98,6 +98,14 @@ fn a_limit_leaves_an_undecided_report_with_exit_3() {
         .stdout(predicate::str::contains(
             "verdict: undecided (the position limit was reached)",
         ))
+        // How far it got: the first moves turn up face-down cards (44 at
+        // the start), but no run is complete yet.
+        .stdout(
+            predicate::str::is_match(
+                "best reached: 0 runs removed, (4[0-3]|[1-3][0-9]) face-down cards left",
+            )
+            .unwrap(),
+        )
         .stdout(predicate::str::contains("--no-completions"));
 }
 

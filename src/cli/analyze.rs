@@ -284,6 +284,13 @@ fn print_report(
             }
         }
     }
+    if analysis.verdict == Verdict::Undecided {
+        writeln!(
+            out,
+            "best reached: {} runs removed, {} face-down cards left",
+            analysis.best_runs_removed, analysis.fewest_face_down
+        )?;
+    }
     writeln!(
         out,
         "search: {} positions in {:.2} s ({:.0} positions/s), peak memory estimate {}, last pass {}",
@@ -315,7 +322,11 @@ fn print_completions(out: &mut impl Write, completions: &Completions) -> anyhow:
         )?;
         match (&a.line, a.stopped_by) {
             (Some(line), _) => write!(out, " {} moves", line.len())?,
-            (None, Some(reason)) => write!(out, " ({reason})")?,
+            (None, Some(reason)) => write!(
+                out,
+                " ({reason}; best: {} runs removed, {} face down)",
+                a.best_runs_removed, a.fewest_face_down
+            )?,
             _ => {}
         }
         writeln!(
@@ -347,6 +358,8 @@ fn analysis_json(analysis: &Analysis) -> serde_json::Value {
         "positions_per_second": analysis.positions_per_second(),
         "peak_memory_bytes": analysis.peak_memory,
         "pass": analysis.pass,
+        "best_runs_removed": analysis.best_runs_removed,
+        "fewest_face_down": analysis.fewest_face_down,
         "reveals": analysis.reveals.iter().map(|(place, moves)| serde_json::json!({
             "place": place,
             "moves": moves,

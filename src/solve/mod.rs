@@ -119,6 +119,10 @@ pub struct Analysis {
     /// line it met that turns each up (the fewest moves within the stages it
     /// explored; the `graph` command gives exact fewest moves for stage 0).
     pub reveals: Vec<(Place, usize)>,
+    /// The most runs removed in any position the search examined.
+    pub best_runs_removed: usize,
+    /// The fewest face-down cards left in any position the search examined.
+    pub fewest_face_down: usize,
     /// The pass that decided (`probe`, `beam` or `exhaustive`), or was running when
     /// a limit stopped the search.
     pub pass: &'static str,
@@ -211,6 +215,8 @@ pub fn analyze_with_progress(
         elapsed: search.elapsed(),
         peak_memory: search.peak_memory,
         reveals: search.reveals.iter().map(|(&p, &n)| (p, n)).collect(),
+        best_runs_removed: search.best_runs_removed(),
+        fewest_face_down: search.fewest_face_down(),
         pass: search.pass_name,
     };
     if game.start().is_won() {

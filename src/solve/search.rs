@@ -172,6 +172,16 @@ impl<'a> Search<'a> {
         outcome
     }
 
+    /// The most runs removed in any position examined so far.
+    pub fn best_runs_removed(&self) -> usize {
+        self.best_removed
+    }
+
+    /// The fewest face-down cards in any position examined so far.
+    pub fn fewest_face_down(&self) -> usize {
+        self.fewest_face_down
+    }
+
     pub fn elapsed(&self) -> std::time::Duration {
         self.started.elapsed()
     }
@@ -250,7 +260,7 @@ impl<'a> Search<'a> {
             }
             self.nodes_alive -= best.len() as u64;
             let mut chosen: Vec<Candidate> = best.into_iter().map(|c| c.0).collect();
-            chosen.sort_by(|a, b| b.rank.cmp(&a.rank));
+            chosen.sort_by_key(|c| std::cmp::Reverse(c.rank));
             let mut next = Vec::with_capacity(chosen.len());
             for Candidate { position, line, .. } in chosen {
                 if !self.visited.insert(self.game.key(&position)) {
