@@ -287,8 +287,9 @@ fn print_report(
     if analysis.verdict == Verdict::Undecided {
         writeln!(
             out,
-            "best reached: {} runs removed, {} face-down cards left",
-            analysis.best_runs_removed, analysis.fewest_face_down
+            "best reached: {}, {} face-down cards left",
+            runs_removed(analysis.best_runs_removed),
+            analysis.fewest_face_down
         )?;
     }
     writeln!(
@@ -324,8 +325,9 @@ fn print_completions(out: &mut impl Write, completions: &Completions) -> anyhow:
             (Some(line), _) => write!(out, " {} moves", line.len())?,
             (None, Some(reason)) => write!(
                 out,
-                " ({reason}; best: {} runs removed, {} face down)",
-                a.best_runs_removed, a.fewest_face_down
+                " ({reason}; best: {}, {} face down)",
+                runs_removed(a.best_runs_removed),
+                a.fewest_face_down
             )?,
             _ => {}
         }
@@ -345,6 +347,15 @@ fn print_completions(out: &mut impl Write, completions: &Completions) -> anyhow:
         completions.count(Verdict::Undecided)
     )?;
     Ok(())
+}
+
+/// "1 run removed", "3 runs removed".
+fn runs_removed(runs: usize) -> String {
+    if runs == 1 {
+        "1 run removed".into()
+    } else {
+        format!("{runs} runs removed")
+    }
 }
 
 fn analysis_json(analysis: &Analysis) -> serde_json::Value {
