@@ -67,7 +67,10 @@ fn main() {
         })
         .expect("the batch runs");
         let records = records.into_inner().unwrap();
-        let summary = Summary::of(&records, Some((started.elapsed().as_secs_f64(), 1)));
+        let summary = Summary::of(
+            &records,
+            Some((started.elapsed().as_secs_f64(), records.len() as u64)),
+        );
         println!(
             "== {}-suit deals 1..={deals}, standard rules, one core, {seconds} s per deal ==\n{summary}",
             suits.count()
