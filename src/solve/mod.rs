@@ -307,3 +307,20 @@ pub fn verify(game: &Game, line: &[Move]) -> Result<(), SolveError> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `analyze` relies on it: only an exhaustive pass without a cap always
+    /// decides or stops.
+    #[test]
+    fn the_schedule_ends_with_an_exhaustive_pass_without_a_cap() {
+        assert_eq!(SCHEDULE.last(), Some(&(Pass::Exhaustive, None)));
+        let uncapped = SCHEDULE
+            .iter()
+            .filter(|&&(pass, cap)| pass == Pass::Exhaustive && cap.is_none())
+            .count();
+        assert_eq!(uncapped, 1);
+    }
+}
