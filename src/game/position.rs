@@ -228,6 +228,55 @@ impl Position {
         face(self.cards[self.start_of(pile) + n - 1 - depth])
     }
 
+    /// Over all piles, pairs of known face-up cards one on the other:
+    /// how many continue a same-suit run, and how many are not even one rank
+    /// below the card they lie on. One pass over the cards, for the solver's
+    /// score.
+    pub fn links(&self) -> (u32, u32) {
+        let (mut runs, mut out_of_order) = (0, 0);
+        let mut start = 0;
+        for &up in &self.up {
+            let end = start + up as usize;
+            for pair in self.cards[start..end].windows(2) {
+                let (below, above) = (pair[0], pair[1]);
+                if below == UNKNOWN_FACE || above == UNKNOWN_FACE {
+                    continue;
+                }
+                if above + 1 == below && above % 13 != 12 {
+                    runs += 1;
+                } else if above % 13 + 1 != below % 13 {
+                    out_of_order += 1;
+                }
+            }
+            start = end;
+        }
+        (runs, out_of_order)
+    }
+
+    /// [`Position::run_length`] of every pile, in one pass.
+    pub fn run_lengths(&self) -> [u8; PILES] {
+        let mut runs = [0u8; PILES];
+        let mut start = 0;
+        for (pile, run) in runs.iter_mut().enumerate() {
+            let end = start + self.up[pile] as usize;
+            let cards = &self.cards[start..end];
+            if let Some(&top) = cards.last()
+                && top != UNKNOWN_FACE
+            {
+                *run = 1;
+                for pair in cards.windows(2).rev() {
+                    let (below, above) = (pair[0], pair[1]);
+                    if below == UNKNOWN_FACE || above + 1 != below || above % 13 == 12 {
+                        break;
+                    }
+                    *run += 1;
+                }
+            }
+            start = end;
+        }
+        runs
+    }
+
     /// How many cards on top of `pile` form a same-suit run descending by
     /// one (0 for an empty pile).
     pub fn run_length(&self, pile: usize) -> usize {
@@ -472,38 +521,41 @@ impl Game {
         if position.is_won() || position.is_reveal() {
             return;
         }
-        let mut tops = [None::<u8>; PILES];
-        let mut any_empty = false;
-        for (pile, top) in tops.iter_mut().enumerate() {
-            *top = position.top(pile);
-            any_empty |= position.is_empty_pile(pile);
+        // `takes[r]`: the piles (bit `to`) whose top card takes a card of
+        // rank r (its own rank is r + 1); `empty`: the empty piles, which
+        // take any card.
+        let mut takes = [0u16; 14];
+        let mut empty = 0u16;
+        let mut starts = [0usize; PILES + 1];
+        for pile in 0..PILES {
+            starts[pile + 1] = starts[pile] + position.up[pile] as usize;
+            match position.top(pile) {
+                None if position.is_empty_pile(pile) => empty |= 1 << pile,
+                Some(top) if top != UNKNOWN_FACE => {
+                    takes[Card::from_index(top).rank() as usize - 1] |= 1 << pile
+                }
+                _ => {}
+            }
         }
+        let any_empty = empty != 0;
+        let runs = position.run_lengths();
         for from in 0..PILES {
-            let run = position.run_length(from);
+            let run = runs[from] as usize;
             if run == 0 {
                 continue;
             }
-            let cards = position.face_up_raw(from);
+            let cards = &position.cards[starts[from]..starts[from + 1]];
             for count in 1..=run {
                 let deepest = Card::from_index(cards[cards.len() - count]);
-                for (to, &top) in tops.iter().enumerate() {
-                    if to == from {
-                        continue;
-                    }
-                    let fits = match top {
-                        None => position.is_empty_pile(to),
-                        Some(top) => {
-                            top != UNKNOWN_FACE
-                                && Card::from_index(top).rank() == deepest.rank() + 1
-                        }
-                    };
-                    if fits {
-                        out.push(Move::Shift {
-                            from: from as u8,
-                            to: to as u8,
-                            count: count as u8,
-                        });
-                    }
+                let mut targets = (takes[deepest.rank() as usize] | empty) & !(1 << from);
+                while targets != 0 {
+                    let to = targets.trailing_zeros() as u8;
+                    targets &= targets - 1;
+                    out.push(Move::Shift {
+                        from: from as u8,
+                        to,
+                        count: count as u8,
+                    });
                 }
             }
         }

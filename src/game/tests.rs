@@ -113,6 +113,19 @@ fn a_run_breaks_at_a_change_of_suit_or_a_gap() {
 }
 
 #[test]
+fn links_count_run_pairs_and_cards_out_of_order() {
+    // KS QS: a run pair; QS JH: one rank lower, another suit (neither);
+    // JH 10H: a run pair; 10H 3C: out of order. 9H 8S: neither; 10C 8D: out
+    // of order; 8D 7D: a run pair.
+    let g = game(
+        &[("", "KS QS JH 10H 3C"), ("", "9H 8S"), ("", "10C 8D 7D")],
+        &[],
+    );
+    assert_eq!(g.start().links(), (3, 2));
+    assert_eq!(g.start().run_lengths()[..3], [1, 1, 2]);
+}
+
+#[test]
 fn uncovering_a_face_down_card_turns_it_up_in_the_same_move() {
     let g = game(&[("4C 5D", "7H"), ("", "8S")], &[]);
     let step = g.apply(g.start(), shift(1, 2, 1));
@@ -373,7 +386,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// Random legal play never creates or destroys a card, keeps the packed
-    /// form a faithful copy, and only ever offers moves `check` accepts.
+    /// form a faithful copy, and offers exactly the moves `check` accepts.
     #[test]
     fn random_play_keeps_every_card(
         seed in any::<u64>(),
@@ -391,6 +404,22 @@ proptest! {
             game.moves(&position, &mut moves);
             if moves.is_empty() {
                 break;
+            }
+            // `moves` offers exactly the shifts `check` accepts, in order.
+            let mut accepted: Vec<Move> = (0..10u8)
+                .flat_map(|from| (1..=13u8).flat_map(move |count| {
+                    (0..10u8).map(move |to| Move::Shift { from, to, count })
+                }))
+                .filter(|&mv| game.check(&position, mv).is_ok())
+                .collect();
+            if game.check(&position, Move::Deal).is_ok() {
+                accepted.push(Move::Deal);
+            }
+            prop_assert_eq!(&moves, &accepted);
+            // The one-pass run lengths agree with the per-pile ones.
+            let runs = position.run_lengths();
+            for pile in 0..10 {
+                prop_assert_eq!(runs[pile] as usize, position.run_length(pile));
             }
             let mv = moves[choice.index(moves.len())];
             prop_assert_eq!(game.check(&position, mv), Ok(()));

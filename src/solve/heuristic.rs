@@ -13,25 +13,14 @@ use crate::game::{Move, Position};
 /// the earlier 12/20/6/2/−1 they decided 97 of deals 41..140 instead of 95,
 /// and 11 of the 15 hard deals of 1..300 instead of 7, 10 s each.
 pub fn score(position: &Position) -> i32 {
-    let mut score = position.runs_removed() as i32 * 400 - position.face_down_total() as i32 * 12;
-    for pile in 0..PILES {
-        if position.is_empty_pile(pile) {
-            score += 40;
-            continue;
-        }
-        let mut below = None;
-        for card in position.face_up(pile) {
-            if let (Some(card), Some(Some(under))) = (card, below) {
-                if card.continues_run(under) {
-                    score += 10;
-                } else if card.rank() + 1 != crate::cards::Card::rank(under) {
-                    score -= 3;
-                }
-            }
-            below = Some(card);
-        }
-    }
-    score
+    let empty = (0..PILES)
+        .filter(|&pile| position.is_empty_pile(pile))
+        .count() as i32;
+    let (runs, out_of_order) = position.links();
+    position.runs_removed() as i32 * 400 - position.face_down_total() as i32 * 12
+        + empty * 40
+        + runs as i32 * 10
+        - out_of_order as i32 * 3
 }
 
 /// Whether a move is worth trying in a probe. Probes may skip moves (they
@@ -39,13 +28,14 @@ pub fn score(position: &Position) -> i32 {
 /// whole pile onto an empty pile, splitting a same-suit run onto a card of
 /// another suit, and moving a run from a card one rank higher onto another
 /// card of another suit (a lateral move that uncovers nothing new and joins
-/// no suit).
-pub fn promising(position: &Position, mv: Move) -> bool {
+/// no suit). `runs` are the run lengths of the piles
+/// ([`Position::run_lengths`]), computed once per position.
+pub fn promising(position: &Position, runs: &[u8; PILES], mv: Move) -> bool {
     let Move::Shift { from, to, count } = mv else {
         return true;
     };
     let (from, to, count) = (from as usize, to as usize, count as usize);
-    let run = position.run_length(from);
+    let run = runs[from] as usize;
     let Some(deepest) = position.card_from_top(from, count - 1) else {
         return false;
     };

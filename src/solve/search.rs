@@ -401,11 +401,12 @@ impl<'a> Search<'a> {
             let depth = nodes[index].depth + 1;
             moves.clear();
             self.game.moves(&position, &mut moves);
+            let runs = position.run_lengths();
             for &mv in &moves {
                 if mv == Move::Deal {
                     continue;
                 }
-                if pass != Pass::Exhaustive && !promising(&position, mv) {
+                if pass != Pass::Exhaustive && !promising(&position, &runs, mv) {
                     continue;
                 }
                 let step = self.game.apply(&position, mv);

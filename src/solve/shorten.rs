@@ -205,8 +205,9 @@ fn search_ending(
         let position = nodes[index as usize].position.clone();
         moves.clear();
         game.moves(&position, &mut moves);
+        let runs = position.run_lengths();
         for &mv in &moves {
-            if mv == Move::Deal || !promising(&position, mv) {
+            if mv == Move::Deal || !promising(&position, &runs, mv) {
                 continue;
             }
             let step = game.apply(&position, mv);
