@@ -417,9 +417,8 @@ proptest! {
             }
             prop_assert_eq!(&moves, &accepted);
             // The one-pass run lengths agree with the per-pile ones.
-            let runs = position.run_lengths();
-            for pile in 0..10 {
-                prop_assert_eq!(runs[pile] as usize, position.run_length(pile));
+            for (pile, &run) in position.run_lengths().iter().enumerate() {
+                prop_assert_eq!(run as usize, position.run_length(pile));
             }
             let mv = moves[choice.index(moves.len())];
             prop_assert_eq!(game.check(&position, mv), Ok(()));
