@@ -1,6 +1,6 @@
 //! Shortening a winning line. The searches find wins, not short ones; a line
 //! often walks in a circle or moves the same cards twice where once would
-//! do. Three edits remove such moves:
+//! do. Four edits remove such moves:
 //!
 //! - a *loop*: the line passes the same position twice; the moves between
 //!   are dropped;
