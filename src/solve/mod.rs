@@ -151,8 +151,8 @@ pub enum SolveError {
     },
 }
 
-const fn probe(budget: usize, width: usize, cap: u64) -> (Pass, Option<u64>) {
-    (Pass::Probe { budget, width }, Some(cap))
+const fn probe(budget: usize, width: usize, cap: Option<u64>) -> (Pass, Option<u64>) {
+    (Pass::Probe { budget, width }, cap)
 }
 
 const fn beam(budget: usize, width: usize) -> (Pass, Option<u64>) {
@@ -173,22 +173,16 @@ const fn beam(budget: usize, width: usize) -> (Pass, Option<u64>) {
 /// before the first exhaustive pass won 2 more of the 22 deals (own 1..300,
 /// PySol 1..1000) still undecided in 10 s, at no cost on deals 41..140.
 const SCHEDULE: [(Pass, Option<u64>); 13] = [
-    (
-        Pass::Probe {
-            budget: 2_000,
-            width: 2,
-        },
-        None,
-    ),
+    probe(2_000, 2, None),
     beam(2_000, 10),
     beam(5_000, 50),
-    probe(20_000, 3, 1_000_000),
+    probe(20_000, 3, Some(1_000_000)),
     beam(10_000, 200),
-    probe(10_000, 5, 2_000_000),
+    probe(10_000, 5, Some(2_000_000)),
     beam(20_000, 1_000),
     beam(20_000, 4_000),
     (Pass::Exhaustive, Some(2_000_000)),
-    probe(100_000, 3, 4_000_000),
+    probe(100_000, 3, Some(4_000_000)),
     (Pass::Exhaustive, Some(8_000_000)),
     beam(50_000, 10_000),
     (Pass::Exhaustive, None),
