@@ -516,10 +516,13 @@ impl Game {
     /// Appends every legal move of `position` to `out`: every run on top of a
     /// pile onto every pile whose top card is one rank higher, or onto every
     /// empty pile; and the deal, when the stock has a row and the rules allow
-    /// it. A won position or a reveal has no moves.
-    pub fn moves(&self, position: &Position, out: &mut Vec<Move>) {
+    /// it. A won position or a reveal has no moves. Returns the piles' run
+    /// lengths ([`Position::run_lengths`]), which it needs anyway, for callers
+    /// that weigh the moves.
+    pub fn moves(&self, position: &Position, out: &mut Vec<Move>) -> [u8; PILES] {
+        let runs = position.run_lengths();
         if position.is_won() || position.is_reveal() {
-            return;
+            return runs;
         }
         // `takes[r]`: the piles (bit `to`) whose top card takes a card of
         // rank r (its own rank is r + 1); `empty`: the empty piles, which
@@ -538,7 +541,6 @@ impl Game {
             }
         }
         let any_empty = empty != 0;
-        let runs = position.run_lengths();
         for from in 0..PILES {
             let run = runs[from] as usize;
             if run == 0 {
@@ -562,6 +564,7 @@ impl Game {
         if self.rows_left(position) > 0 && (self.rules == Rules::Relaxed || !any_empty) {
             out.push(Move::Deal);
         }
+        runs
     }
 
     /// Whether `mv` is legal in `position`, and if not, why.

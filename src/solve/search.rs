@@ -400,8 +400,7 @@ impl<'a> Search<'a> {
             let position = nodes[index].position.clone();
             let depth = nodes[index].depth + 1;
             moves.clear();
-            self.game.moves(&position, &mut moves);
-            let runs = position.run_lengths();
+            let runs = self.game.moves(&position, &mut moves);
             for &mv in &moves {
                 if mv == Move::Deal {
                     continue;

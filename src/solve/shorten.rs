@@ -204,8 +204,7 @@ fn search_ending(
         }
         let position = nodes[index as usize].position.clone();
         moves.clear();
-        game.moves(&position, &mut moves);
-        let runs = position.run_lengths();
+        let runs = game.moves(&position, &mut moves);
         for &mv in &moves {
             if mv == Move::Deal || !promising(&position, &runs, mv) {
                 continue;
