@@ -253,6 +253,23 @@ impl Position {
         (runs, out_of_order)
     }
 
+    /// [`Position::links`] of one pile (0-based).
+    pub fn pile_links(&self, pile: usize) -> (u32, u32) {
+        let (mut runs, mut out_of_order) = (0, 0);
+        for pair in self.face_up_raw(pile).windows(2) {
+            let (below, above) = (pair[0], pair[1]);
+            if below == UNKNOWN_FACE || above == UNKNOWN_FACE {
+                continue;
+            }
+            if above + 1 == below && above % 13 != 12 {
+                runs += 1;
+            } else if above % 13 + 1 != below % 13 {
+                out_of_order += 1;
+            }
+        }
+        (runs, out_of_order)
+    }
+
     /// [`Position::run_length`] of every pile, in one pass.
     pub fn run_lengths(&self) -> [u8; PILES] {
         let mut runs = [0u8; PILES];
@@ -470,6 +487,11 @@ impl Game {
     /// Stock rows the deal file gives.
     pub fn stock_rows(&self) -> usize {
         self.stock.len()
+    }
+
+    /// The stock row the next deal puts on the piles of `position`.
+    pub fn next_row(&self, position: &Position) -> Option<&StockRow> {
+        self.stock.get(position.dealt as usize)
     }
 
     /// Stock rows still to deal in `position`.

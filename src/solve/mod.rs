@@ -167,18 +167,25 @@ const fn beam(budget: usize, width: usize) -> (Pass, Option<u64>) {
 /// their time in the searches that find wins. The last pass is exhaustive
 /// without a cap: it decides or a limit stops it.
 ///
-/// Measured on own 4-suit deals 1..40 and the 15 of 1..300 that the four
-/// probes alone left undecided in 10 s: the beams win 7 of those 15 within
-/// 10 s, and the capped probes keep all 40 easy deals fast. The larger beam
-/// before the first exhaustive pass won 2 more of the 22 deals (own 1..300,
-/// PySol 1..1000) still undecided in 10 s, at no cost on deals 41..140.
-const SCHEDULE: [(Pass, Option<u64>); 13] = [
+/// Measured on the 33 deals (own 4-suit 1..300 and PySol 1..1000) that the
+/// earlier schedule left undecided in 10 s: wide beams with a small budget
+/// per entry win most of them, and each such beam ends in 1–4 s, so several
+/// of different shapes fit in 10 s. The beam 1,000 × 400 alone won 17 of
+/// them in at most 5.5 s, 3,000 × 200 won 20; the earlier 10,000 × 200 won 6
+/// within 10 s. Different shapes win different deals, hence the sequence.
+/// The probe 20,000 × 3 stays fourth: deals it wins in under a second took
+/// up to 10 s when it came after the new beams.
+const SCHEDULE: [(Pass, Option<u64>); 17] = [
     probe(2_000, 2, None),
     beam(2_000, 10),
     beam(5_000, 50),
     probe(20_000, 3, Some(1_000_000)),
-    beam(10_000, 200),
+    beam(1_000, 400),
+    beam(3_000, 200),
+    beam(10_000, 100),
+    beam(3_000, 500),
     probe(10_000, 5, Some(2_000_000)),
+    beam(1_000, 2_000),
     beam(20_000, 1_000),
     beam(20_000, 4_000),
     (Pass::Exhaustive, Some(2_000_000)),

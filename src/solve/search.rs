@@ -43,14 +43,15 @@
 //! Positions that turn up an unknown card (reveals) are leaves: nothing is
 //! known beyond them, and the verdict says so.
 
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BinaryHeap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::deal::Place;
+use crate::deal::{PILES, Place};
 use crate::game::{Game, Move, Position};
 
-use super::heuristic::{promising, score};
+use super::heuristic::{child_score, pile_score, promising, score, score_after_deal};
 use super::{Limits, Progress, StopReason};
 
 /// How a pass explores each stage.
@@ -82,6 +83,9 @@ struct Node {
     parent: u32,
     mv: Move,
     depth: u16,
+    /// The position's [`score`]; 0 in the exhaustive pass, which does not
+    /// need it while exploring.
+    score: i32,
 }
 
 /// Memory a stored stage position costs, for the memory estimate.
@@ -96,7 +100,7 @@ pub(super) struct Search<'a> {
     cancel: &'a AtomicBool,
     progress: &'a dyn Fn(&Progress),
     started: Instant,
-    visited: ahash::HashSet<u128>,
+    visited: HashSet<u128, BuildHasherDefault<FingerprintHasher>>,
     /// Stage positions held by the stages on the current line.
     nodes_alive: u64,
     /// Distinct positions examined, over all passes.
@@ -134,7 +138,7 @@ impl<'a> Search<'a> {
             cancel,
             progress,
             started: Instant::now(),
-            visited: ahash::HashSet::default(),
+            visited: HashSet::default(),
             nodes_alive: 0,
             positions: 0,
             next_report: 1 << 16,
@@ -226,6 +230,20 @@ impl<'a> Search<'a> {
                     if rows_left == 0 || self.game.check(&node.position, Move::Deal).is_err() {
                         continue;
                     }
+                    // Among equal scores, the one found first. Most dealt
+                    // positions do not make the cut: score them without
+                    // playing the deal, and play it only for those that do.
+                    order += 1;
+                    let quick = score_after_deal(self.game, &node.position, node.score);
+                    let falls_short = |dealt: i32| {
+                        best.len() == width
+                            && best
+                                .peek()
+                                .is_some_and(|worst| (dealt, u64::MAX - order) <= worst.0.rank)
+                    };
+                    if quick.is_some_and(falls_short) {
+                        continue;
+                    }
                     let step = self.game.apply(&node.position, Move::Deal);
                     if !step.reveals.is_empty() {
                         let length = entry_line.len() + node.depth as usize + 1;
@@ -235,13 +253,12 @@ impl<'a> Search<'a> {
                         }
                         continue;
                     }
-                    // Among equal scores, the one found first.
-                    order += 1;
-                    let rank = (score(&step.position), u64::MAX - order);
-                    if best.len() == width && best.peek().is_some_and(|worst| rank <= worst.0.rank)
-                    {
+                    let dealt = quick.unwrap_or_else(|| score(&step.position));
+                    debug_assert_eq!(dealt, score(&step.position));
+                    if falls_short(dealt) {
                         continue;
                     }
+                    let rank = (dealt, u64::MAX - order);
                     let mut line = entry_line.clone();
                     line.extend(path_to(&nodes, index));
                     line.push(Move::Deal);
@@ -315,7 +332,13 @@ impl<'a> Search<'a> {
             .iter()
             .enumerate()
             .filter(|(_, node)| self.game.check(&node.position, Move::Deal).is_ok())
-            .map(|(index, node)| (score(&node.position), index as u32))
+            .map(|(index, node)| {
+                let rank = match pass {
+                    Pass::Exhaustive => score(&node.position),
+                    _ => node.score,
+                };
+                (rank, index as u32)
+            })
             .collect();
         // Best score first; among equals, the position found first (fewer
         // moves into the stage).
@@ -363,20 +386,24 @@ impl<'a> Search<'a> {
         prefix: usize,
     ) -> Result<Explored, Stopped> {
         let stage = entry.rows_dealt();
+        let exhaustive = pass == Pass::Exhaustive;
+        let entry_score = if exhaustive { 0 } else { score(&entry) };
         let mut nodes = vec![Node {
             position: entry,
             parent: u32::MAX,
             mv: Move::Deal,
             depth: 0,
+            score: entry_score,
         }];
         self.nodes_alive += 1;
         let mut moves = Vec::new();
         let mut frontier = BinaryHeap::new();
         let mut next = 0;
         let mut expansions = 0;
-        if pass != Pass::Exhaustive {
-            frontier.push((score(&nodes[0].position), std::cmp::Reverse(0u32)));
+        if !exhaustive {
+            frontier.push((entry_score, std::cmp::Reverse(0u32)));
         }
+        let mut piles = [0i32; PILES];
         loop {
             let index = match pass {
                 Pass::Exhaustive => {
@@ -398,14 +425,20 @@ impl<'a> Search<'a> {
             };
             expansions += 1;
             let position = nodes[index].position.clone();
+            let parent_score = nodes[index].score;
             let depth = nodes[index].depth + 1;
             moves.clear();
             let runs = self.game.moves(&position, &mut moves);
-            for &mv in &moves {
-                if mv == Move::Deal {
-                    continue;
+            if !exhaustive {
+                for (pile, part) in piles.iter_mut().enumerate() {
+                    *part = pile_score(&position, pile);
                 }
-                if pass != Pass::Exhaustive && !promising(&position, &runs, mv) {
+            }
+            for &mv in &moves {
+                let Move::Shift { from, to, .. } = mv else {
+                    continue;
+                };
+                if !exhaustive && !promising(&position, &runs, mv) {
                     continue;
                 }
                 let step = self.game.apply(&position, mv);
@@ -421,14 +454,25 @@ impl<'a> Search<'a> {
                 }
                 let won = step.position.is_won();
                 let counted = self.count_position(&step.position, stage);
-                if pass != Pass::Exhaustive {
-                    frontier.push((score(&step.position), std::cmp::Reverse(nodes.len() as u32)));
+                let mut child = 0;
+                if !exhaustive {
+                    child = child_score(
+                        parent_score,
+                        &piles,
+                        &position,
+                        &step.position,
+                        from as usize,
+                        to as usize,
+                    );
+                    debug_assert_eq!(child, score(&step.position));
+                    frontier.push((child, std::cmp::Reverse(nodes.len() as u32)));
                 }
                 nodes.push(Node {
                     position: step.position,
                     parent: index as u32,
                     mv,
                     depth,
+                    score: child,
                 });
                 self.nodes_alive += 1;
                 if won {
@@ -510,6 +554,28 @@ impl<'a> Search<'a> {
     fn stop(&mut self, reason: StopReason) -> Result<(), Stopped> {
         self.stopped = Some(reason);
         Err(Stopped)
+    }
+}
+
+/// The visited set's hasher. Its keys are fingerprints, already the output
+/// of a good hash, so hashing them again would only cost time: it folds the
+/// two halves into the bucket hash.
+#[derive(Default)]
+struct FingerprintHasher(u64);
+
+impl Hasher for FingerprintHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write_u128(&mut self, fingerprint: u128) {
+        self.0 = (fingerprint >> 64) as u64 ^ fingerprint as u64;
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ byte as u64;
+        }
     }
 }
 
