@@ -59,14 +59,34 @@ use super::{Limits, Progress, StopReason};
 pub(super) enum Pass {
     /// Best-first up to `budget` expansions per stage; deal from the best
     /// `width` positions only.
-    Probe { budget: usize, width: usize },
+    Probe {
+        budget: usize,
+        width: usize,
+        move_cost: i32,
+    },
     /// A beam over stages: explore each of the `width` best entries of a
     /// stage best-first up to `budget` expansions, deal from every position
     /// met, and keep the `width` best dealt positions (over all entries) as
     /// the entries of the next stage. Incomplete, like a probe.
-    Beam { budget: usize, width: usize },
+    Beam {
+        budget: usize,
+        width: usize,
+        move_cost: i32,
+    },
     /// Every position of every stage.
     Exhaustive,
+}
+
+impl Pass {
+    /// What a probe or beam charges for each move made, against the score:
+    /// positions reached in fewer moves come first, which makes the lines
+    /// found shorter (and wins some deals sooner, others later).
+    fn move_cost(self) -> i32 {
+        match self {
+            Pass::Probe { move_cost, .. } | Pass::Beam { move_cost, .. } => move_cost,
+            Pass::Exhaustive => 0,
+        }
+    }
 }
 
 /// How a stage (and everything after it) ended.
@@ -169,7 +189,11 @@ impl<'a> Search<'a> {
         self.visited.insert(self.game.key(&start));
         self.positions += 1;
         let outcome = match pass {
-            Pass::Beam { budget, width } => self.beam(start, budget, width),
+            Pass::Beam {
+                budget,
+                width,
+                move_cost,
+            } => self.beam(start, budget, width, move_cost),
             _ => self.solve_stage(start, pass, &mut Vec::new()),
         };
         self.peak_memory = self.peak_memory.max(self.memory_estimate());
@@ -205,8 +229,12 @@ impl<'a> Search<'a> {
 
     /// The beam pass: stage by stage, the `width` best entries (by the score
     /// of the position just dealt) are explored and dealt from.
-    fn beam(&mut self, start: Position, budget: usize, width: usize) -> Outcome {
-        let probe = Pass::Probe { budget, width };
+    fn beam(&mut self, start: Position, budget: usize, width: usize, move_cost: i32) -> Outcome {
+        let probe = Pass::Probe {
+            budget,
+            width,
+            move_cost,
+        };
         let mut entries = vec![(start, Vec::new())];
         while !entries.is_empty() {
             let stage = entries[0].0.rows_dealt();
@@ -234,7 +262,9 @@ impl<'a> Search<'a> {
                     // positions do not make the cut: score them without
                     // playing the deal, and play it only for those that do.
                     order += 1;
-                    let quick = score_after_deal(self.game, &node.position, node.score);
+                    let length_cost = move_cost * (entry_line.len() as i32 + node.depth as i32);
+                    let quick = score_after_deal(self.game, &node.position, node.score)
+                        .map(|dealt| dealt - length_cost);
                     let falls_short = |dealt: i32| {
                         best.len() == width
                             && best
@@ -253,8 +283,8 @@ impl<'a> Search<'a> {
                         }
                         continue;
                     }
-                    let dealt = quick.unwrap_or_else(|| score(&step.position));
-                    debug_assert_eq!(dealt, score(&step.position));
+                    let dealt = quick.unwrap_or_else(|| score(&step.position) - length_cost);
+                    debug_assert_eq!(dealt, score(&step.position) - length_cost);
                     if falls_short(dealt) {
                         continue;
                     }
@@ -335,7 +365,7 @@ impl<'a> Search<'a> {
             .map(|(index, node)| {
                 let rank = match pass {
                     Pass::Exhaustive => score(&node.position),
-                    _ => node.score,
+                    _ => node.score - pass.move_cost() * node.depth as i32,
                 };
                 (rank, index as u32)
             })
@@ -465,7 +495,8 @@ impl<'a> Search<'a> {
                         to as usize,
                     );
                     debug_assert_eq!(child, score(&step.position));
-                    frontier.push((child, std::cmp::Reverse(nodes.len() as u32)));
+                    let rank = child - pass.move_cost() * depth as i32;
+                    frontier.push((rank, std::cmp::Reverse(nodes.len() as u32)));
                 }
                 nodes.push(Node {
                     position: step.position,
@@ -652,6 +683,7 @@ mod tests {
             let pass = Pass::Beam {
                 budget: 2_000,
                 width: 20,
+                move_cost: 0,
             };
             assert!(matches!(run(&deal, pass), Outcome::Won(_)), "deal {number}");
         }
@@ -672,6 +704,7 @@ mod tests {
         let probe = Pass::Probe {
             budget: 2_000,
             width: 2,
+            move_cost: 0,
         };
         search.run(probe);
         assert!(!search.capped);
