@@ -228,32 +228,9 @@ impl Position {
         face(self.cards[self.start_of(pile) + n - 1 - depth])
     }
 
-    /// Over all piles, pairs of known face-up cards one on the other:
-    /// how many continue a same-suit run, and how many are not even one rank
-    /// below the card they lie on. One pass over the cards, for the solver's
-    /// score.
-    pub fn links(&self) -> (u32, u32) {
-        let (mut runs, mut out_of_order) = (0, 0);
-        let mut start = 0;
-        for &up in &self.up {
-            let end = start + up as usize;
-            for pair in self.cards[start..end].windows(2) {
-                let (below, above) = (pair[0], pair[1]);
-                if below == UNKNOWN_FACE || above == UNKNOWN_FACE {
-                    continue;
-                }
-                if above + 1 == below && above % 13 != 12 {
-                    runs += 1;
-                } else if above % 13 + 1 != below % 13 {
-                    out_of_order += 1;
-                }
-            }
-            start = end;
-        }
-        (runs, out_of_order)
-    }
-
-    /// [`Position::links`] of one pile (0-based).
+    /// Pairs of known face-up cards one on the other on `pile` (0-based):
+    /// how many continue a same-suit run, and how many are not even one
+    /// rank below the card they lie on. For the solver's score.
     pub fn pile_links(&self, pile: usize) -> (u32, u32) {
         let (mut runs, mut out_of_order) = (0, 0);
         for pair in self.face_up_raw(pile).windows(2) {

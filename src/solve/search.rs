@@ -23,7 +23,10 @@
 //!   ends without a win the deal is unwinnable.
 //!
 //! Probes and beams skip moves that rarely help and positions that score
-//! badly: they can find a win fast but can prove nothing. Any pass may be
+//! badly: they can find a win fast but can prove nothing. A probe or beam
+//! may charge for every move made (`move_cost`): it then ranks a position
+//! by its score less that cost times the moves that reached it, which
+//! finds shorter lines. Any pass may be
 //! given a cap on the positions it examines (`pass_cap`); a capped pass that
 //! reaches it gives up without a verdict and leaves the deal to the next
 //! pass, so an exhaustive pass that stopped at its cap proves nothing
