@@ -185,7 +185,10 @@ impl<'a> Search<'a> {
             Pass::Beam { .. } => "beam",
             Pass::Exhaustive => "exhaustive",
         };
-        self.visited.clear();
+        // A fresh set, not a cleared one: a cleared set keeps its capacity,
+        // and after a large pass its few entries would spread over a table
+        // far bigger than the caches.
+        self.visited = HashSet::default();
         self.capped = false;
         self.pass_first = self.positions;
         let start = self.game.start().clone();
@@ -240,6 +243,13 @@ impl<'a> Search<'a> {
         };
         let mut entries = vec![(start, Vec::new())];
         while !entries.is_empty() {
+            // Positions of different stages differ (in rows dealt), so the
+            // beam needs only this stage's positions in its visited set: a
+            // fresh set per stage stays small, and faster to look up.
+            self.visited = HashSet::default();
+            for (entry, _) in &entries {
+                self.visited.insert(self.game.key(entry));
+            }
             let stage = entries[0].0.rows_dealt();
             let rows_left = self.game.rows_left(&entries[0].0);
             // The best `width` dealt positions so far, worst on top, each
@@ -462,11 +472,9 @@ impl<'a> Search<'a> {
             let depth = nodes[index].depth + 1;
             moves.clear();
             let runs = self.game.moves(&position, &mut moves);
-            if !exhaustive {
-                for (pile, part) in piles.iter_mut().enumerate() {
-                    *part = pile_score(&position, pile);
-                }
-            }
+            // The parent's pile scores, computed when a child first needs
+            // them (bit `pile` of `scored`): most moves touch few piles.
+            let mut scored = 0u16;
             for &mv in &moves {
                 let Move::Shift { from, to, .. } = mv else {
                     continue;
@@ -489,6 +497,12 @@ impl<'a> Search<'a> {
                 let counted = self.count_position(&step.position, stage);
                 let mut child = 0;
                 if !exhaustive {
+                    for pile in [from as usize, to as usize] {
+                        if scored & 1 << pile == 0 {
+                            piles[pile] = pile_score(&position, pile);
+                            scored |= 1 << pile;
+                        }
+                    }
                     child = child_score(
                         parent_score,
                         &piles,
