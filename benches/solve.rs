@@ -4,7 +4,7 @@
 //! median and 95th-percentile time and the median winning-line length (the
 //! same summary `spider batch` prints).
 //!
-//! `cargo bench --bench solve` (N = 50, 10 s per deal); set `SOLVE_BENCH_DEALS`
+//! `cargo bench --bench solve` (N = 100, 10 s per deal); set `SOLVE_BENCH_DEALS`
 //! and `SOLVE_BENCH_SECONDS` to change them.
 
 use std::collections::HashSet;
@@ -30,7 +30,7 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    let deals = env_or("SOLVE_BENCH_DEALS", 50) as u128;
+    let deals = env_or("SOLVE_BENCH_DEALS", 100) as u128;
     let seconds = env_or("SOLVE_BENCH_SECONDS", 10);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
