@@ -51,6 +51,9 @@ struct Counts {
     wins: usize,
     /// For each `XX` slot turned up: the fewest moves that do it.
     first_reveal: BTreeMap<Place, usize>,
+    /// The fewest face-down cards left in any position, and the fewest
+    /// moves to such a position.
+    fewest_face_down: (usize, usize),
 }
 
 /// Breadth-first over full positions in a plain `HashSet`, every move but
@@ -68,10 +71,14 @@ fn naive(game: &Game) -> Counts {
         reveals: 0,
         wins: 0,
         first_reveal: BTreeMap::new(),
+        fewest_face_down: (usize::MAX, 0),
     };
     let mut moves = Vec::new();
     while let Some((position, depth)) = queue.pop_front() {
         counts.nodes += 1;
+        counts.fewest_face_down = counts
+            .fewest_face_down
+            .min((position.face_down_total(), depth));
         if position.is_won() {
             counts.wins += 1;
             continue;
@@ -127,6 +134,15 @@ fn engine(deal: &Deal) -> Counts {
     }
     let report = StageReport::new(deal, &graph);
     assert_eq!(report.reveals.len(), deal.unknown_places().len());
+    // Stage 0 only: one turn-up line, and it replays to a position with
+    // that many face-down cards.
+    assert_eq!(report.turn_ups.len(), 1);
+    let turn_up = &report.turn_ups[0];
+    let mut position = game.start().clone();
+    for &mv in &turn_up.line {
+        position = game.apply(&position, mv).position;
+    }
+    assert_eq!(position.face_down_total(), turn_up.face_down);
     Counts {
         nodes: counts.nodes,
         edges: counts.edges,
@@ -137,6 +153,7 @@ fn engine(deal: &Deal) -> Counts {
             .iter()
             .filter_map(|slot| slot.first.as_ref().map(|line| (slot.place, line.len())))
             .collect(),
+        fewest_face_down: (turn_up.face_down, turn_up.line.len()),
     }
 }
 
@@ -211,6 +228,8 @@ fn the_unwon_game_cannot_reveal_its_unknown_cards_in_stage_0() {
     let deal = load(&repo("deals/unwon-2017.yaml")).unwrap();
     let counts = cross_check("unwon", &deal);
     assert!(counts.first_reveal.is_empty());
+    // At most 8 of its 44 face-down cards turn up before the first deal.
+    assert_eq!(counts.fewest_face_down.0, 36);
     assert_eq!(deal.unknown_places().len(), 4);
 }
 
@@ -297,7 +316,15 @@ fn stats_of_the_unwon_game() {
         "{}",
         lines[6]
     );
-    assert_eq!(lines[7], "reveals:");
+    // At most 8 of the 44 face-down cards can be turned up before the
+    // first deal (checked against the naive search in
+    // `the_unwon_game_cannot_reveal_its_unknown_cards_in_stage_0`).
+    assert!(
+        lines[7].starts_with("turned up:    stage 0: 36 face-down left (8 of 44 turned up), "),
+        "{}",
+        lines[7]
+    );
+    assert_eq!(lines[8], "reveals:");
     for slot in [
         "pile 3 face-down #1",
         "pile 3 face-down #2",
@@ -340,6 +367,15 @@ fn json_stats_of_the_tiny_deal() {
     assert_eq!(reveals[0]["line"], "1-2/1");
     assert_eq!(reveals[1]["revealed"], false);
     assert_eq!(reveals[1]["moves"], serde_json::Value::Null);
+    // A♠ onto 2♠ turns up 5♥, 2♠ A♠ onto 3♠ turns up 9♥, and 3♠ 2♠ A♠
+    // onto 4♠ turns up pile 1's XX: three of the twelve.
+    assert_eq!(json["face_down_at_start"], 12);
+    let turned_up = json["turned_up"].as_array().unwrap();
+    assert_eq!(turned_up.len(), 1);
+    assert_eq!(turned_up[0]["stage"], 0);
+    assert_eq!(turned_up[0]["fewest_face_down"], 9);
+    assert_eq!(turned_up[0]["moves"], 3);
+    assert_eq!(turned_up[0]["line"], "4-3/1 3-1/2 1-2/3");
 }
 
 #[test]

@@ -205,6 +205,23 @@ fn text(
         chain.line.len(),
         line(&chain.line)
     )?;
+    let hidden = report.face_down_in_deal;
+    for (index, turn_up) in report.turn_ups.iter().enumerate() {
+        writeln!(
+            out,
+            "{} stage {}: {} face-down left ({} of {hidden} turned up), {} moves: {}",
+            if index == 0 {
+                "turned up:   "
+            } else {
+                "             "
+            },
+            turn_up.stage,
+            turn_up.face_down,
+            hidden.saturating_sub(turn_up.face_down),
+            turn_up.line.len(),
+            line(&turn_up.line)
+        )?;
+    }
     if report.reveals.is_empty() {
         writeln!(out, "reveals:      no XX cards in the deal")?;
     } else {
@@ -260,6 +277,13 @@ fn json(args: &Args, scope: Scope, report: &StageReport, stats: &Stats) -> serde
             "moves": report.chain.line.len(),
             "line": compact_line(&report.chain.line),
         },
+        "face_down_at_start": report.face_down_in_deal,
+        "turned_up": report.turn_ups.iter().map(|turn_up| serde_json::json!({
+            "stage": turn_up.stage,
+            "fewest_face_down": turn_up.face_down,
+            "moves": turn_up.line.len(),
+            "line": compact_line(&turn_up.line),
+        })).collect::<Vec<_>>(),
         "reveals": report.reveals.iter().map(|slot| serde_json::json!({
             "place": slot.place,
             "name": slot.place.to_string(),

@@ -76,10 +76,17 @@ pub(super) enum Pass {
     /// stage best-first up to `budget` expansions, deal from every position
     /// met, and keep the `width` best dealt positions (over all entries) as
     /// the entries of the next stage. Incomplete, like a probe.
+    ///
+    /// With a `lookahead`, the beam first keeps [`LOOKAHEAD_POOL`] times
+    /// `width` dealt positions by their score, explores each best-first up
+    /// to `lookahead` expansions, and keeps the `width` whose exploration
+    /// met the best score: a dealt position is judged by what can be made
+    /// of it, not by how it looks.
     Beam {
         budget: usize,
         width: usize,
         move_cost: i32,
+        lookahead: usize,
     },
     /// Every position of every stage.
     Exhaustive,
@@ -115,6 +122,10 @@ struct Node {
     /// need it while exploring.
     score: i32,
 }
+
+/// With a lookahead, a beam judges this many times its width of dealt
+/// positions by exploring them before it keeps its width.
+const LOOKAHEAD_POOL: usize = 5;
 
 /// Memory a stored stage position costs, for the memory estimate.
 const NODE_BYTES: u64 = std::mem::size_of::<Node>() as u64;
@@ -204,7 +215,8 @@ impl<'a> Search<'a> {
                 budget,
                 width,
                 move_cost,
-            } => self.beam(start, budget, width, move_cost),
+                lookahead,
+            } => self.beam(start, budget, width, move_cost, lookahead),
             _ => self.solve_stage(start, pass, &mut Vec::new()),
         };
         self.peak_memory = self.peak_memory.max(self.memory_estimate());
@@ -240,11 +252,24 @@ impl<'a> Search<'a> {
 
     /// The beam pass: stage by stage, the `width` best entries (by the score
     /// of the position just dealt) are explored and dealt from.
-    fn beam(&mut self, start: Position, budget: usize, width: usize, move_cost: i32) -> Outcome {
+    fn beam(
+        &mut self,
+        start: Position,
+        budget: usize,
+        width: usize,
+        move_cost: i32,
+        lookahead: usize,
+    ) -> Outcome {
         let probe = Pass::Probe {
             budget,
             width,
             move_cost,
+        };
+        // How many dealt positions compete for the next stage's entries.
+        let pool = if lookahead > 0 {
+            width * LOOKAHEAD_POOL
+        } else {
+            width
         };
         let mut entries = vec![(start, Vec::new())];
         while !entries.is_empty() {
@@ -284,7 +309,7 @@ impl<'a> Search<'a> {
                     let quick = score_after_deal(self.game, &node.position, node.score)
                         .map(|dealt| dealt - length_cost);
                     let falls_short = |dealt: i32| {
-                        best.len() == width
+                        best.len() == pool
                             && best
                                 .peek()
                                 .is_some_and(|worst| (dealt, u64::MAX - order) <= worst.0.rank)
@@ -316,7 +341,7 @@ impl<'a> Search<'a> {
                         line,
                     }));
                     self.nodes_alive += 1;
-                    if best.len() > width {
+                    if best.len() > pool {
                         best.pop();
                         self.nodes_alive -= 1;
                     }
@@ -339,9 +364,66 @@ impl<'a> Search<'a> {
                 }
                 next.push((position, line));
             }
+            if lookahead > 0 {
+                match self.look_ahead(next, lookahead, move_cost, width) {
+                    Ok(Looked::Won(line)) => return Outcome::Won(line),
+                    Ok(Looked::Best(best)) => next = best,
+                    Err(Stopped) => return Outcome::Stopped,
+                }
+            }
             entries = next;
         }
         Outcome::Exhausted
+    }
+
+    /// Judges each dealt position by a short best-first exploration of its
+    /// stage (`budget` expansions, each in a visited set of its own so that
+    /// one does not starve another): its value is the best score met, less
+    /// `move_cost` per move of the line to it. Keeps the `width` best, in
+    /// order, or returns the line of a win met on the way.
+    fn look_ahead(
+        &mut self,
+        dealt: Vec<(Position, Vec<Move>)>,
+        budget: usize,
+        move_cost: i32,
+        width: usize,
+    ) -> Result<Looked, Stopped> {
+        let probe = Pass::Probe {
+            budget,
+            width,
+            move_cost,
+        };
+        let mut valued = Vec::with_capacity(dealt.len());
+        for (order, (position, line)) in dealt.into_iter().enumerate() {
+            self.visited = HashSet::default();
+            self.visited.insert(self.game.key(&position));
+            let nodes = match self.explore_stage(position.clone(), probe, line.len())? {
+                Explored::Won(nodes) => {
+                    let mut won = line;
+                    won.extend(path_to(&nodes, nodes.len() - 1));
+                    self.nodes_alive -= nodes.len() as u64;
+                    return Ok(Looked::Won(won));
+                }
+                Explored::All(nodes) => nodes,
+            };
+            self.nodes_alive -= nodes.len() as u64;
+            let value = nodes
+                .iter()
+                .map(|node| node.score - move_cost * (line.len() as i32 + node.depth as i32))
+                .max()
+                .unwrap_or(i32::MIN);
+            valued.push((value, std::cmp::Reverse(order), position, line));
+        }
+        // Best value first; among equals, the better dealt score (the
+        // order the candidates came in).
+        valued.sort_by_key(|entry| std::cmp::Reverse((entry.0, entry.1)));
+        valued.truncate(width);
+        Ok(Looked::Best(
+            valued
+                .into_iter()
+                .map(|(_, _, position, line)| (position, line))
+                .collect(),
+        ))
     }
 
     /// Explores the stage of `entry`, then deals from its positions, best
@@ -686,6 +768,12 @@ impl Ord for Candidate {
     }
 }
 
+/// What a beam's lookahead found: a win, or the dealt positions to keep.
+enum Looked {
+    Won(Vec<Move>),
+    Best(Vec<(Position, Vec<Move>)>),
+}
+
 /// The positions of an explored stage; when a win was met, it is the last.
 enum Explored {
     Won(Vec<Node>),
@@ -729,9 +817,27 @@ mod tests {
                 budget: 2_000,
                 width: 20,
                 move_cost: 0,
+                lookahead: 0,
             };
             assert!(matches!(run(&deal, pass), Outcome::Won(_)), "deal {number}");
         }
+    }
+
+    /// PySol game 17 is one of the hard deals: the beam 1,000 × 200 ends
+    /// without a win, while the same beam judging its dealt positions by a
+    /// lookahead of 300 expansions wins it (in about a second, release
+    /// build). The lookahead changes which positions the beam keeps.
+    #[test]
+    fn a_lookahead_beam_wins_where_the_plain_beam_does_not() {
+        let deal = crate::deal::pysol::deal(17, Rules::Standard).unwrap();
+        let beam = |lookahead| Pass::Beam {
+            budget: 1_000,
+            width: 200,
+            move_cost: 0,
+            lookahead,
+        };
+        assert!(matches!(run(&deal, beam(0)), Outcome::Exhausted));
+        assert!(matches!(run(&deal, beam(300)), Outcome::Won(_)));
     }
 
     /// A small position with no ace at all, so it can never be won: the

@@ -132,6 +132,7 @@ impl<'g> StageProblem<'g> {
             NodeLabel {
                 id,
                 rows_dealt: step.position.rows_dealt() as u8,
+                face_down: step.position.face_down_total() as u8,
                 won: step.position.is_won(),
                 revealed: if step.reveals.is_empty() {
                     Vec::new()
@@ -193,6 +194,8 @@ pub struct NodeLabel {
     pub id: u32,
     /// Stock rows dealt since the deal file's position (its stage).
     pub rows_dealt: u8,
+    /// Face-down cards left on the table.
+    pub face_down: u8,
     /// Whether the position is won.
     pub won: bool,
     /// The `XX` slots the move into this node turned up (empty unless it is
@@ -227,6 +230,18 @@ pub struct SlotReveal {
     pub first: Option<Vec<Move>>,
 }
 
+/// For one stage of the graph: the most cards that can be turned up in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StageTurnUp {
+    /// Stock rows dealt.
+    pub stage: usize,
+    /// The fewest face-down cards left in any position of the stage.
+    pub face_down: usize,
+    /// The fewest moves from the start to such a position, with one such
+    /// line.
+    pub line: Vec<Move>,
+}
+
 /// The measures of a stage graph that `spider graph --stats` prints.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StageReport {
@@ -238,6 +253,12 @@ pub struct StageReport {
     pub chain: Chain<Move>,
     /// Every `XX` slot of the deal, in the order of [`Deal::unknown_places`].
     pub reveals: Vec<SlotReveal>,
+    /// For each stage the graph reaches, first stage first: the most cards
+    /// turned up in it. Every position of the stage is in the graph, so this
+    /// is exact: no line turns up more before the next deal.
+    pub turn_ups: Vec<StageTurnUp>,
+    /// Face-down cards in the deal file, for "k of n turned up".
+    pub face_down_in_deal: usize,
 }
 
 impl StageReport {
@@ -269,7 +290,28 @@ impl StageReport {
                     .and_then(|&(_, node)| distances.line_to(graph, node)),
             })
             .collect();
+        // Per stage, the node with the fewest face-down cards, nearest first.
+        let mut fewest: BTreeMap<u8, (u8, u32, NodeIndex<u32>)> = BTreeMap::new();
+        for node in graph.graph().node_indices() {
+            let label = &graph.graph()[node].label;
+            let Some(moves) = distances.moves_to(node) else {
+                continue;
+            };
+            let candidate = (label.face_down, moves, node);
+            let best = fewest.entry(label.rows_dealt).or_insert(candidate);
+            *best = (*best).min(candidate);
+        }
+        let turn_ups = fewest
+            .into_iter()
+            .map(|(stage, (face_down, _, node))| StageTurnUp {
+                stage: stage as usize,
+                face_down: face_down as usize,
+                line: distances.line_to(graph, node).unwrap_or_default(),
+            })
+            .collect();
         StageReport {
+            turn_ups,
+            face_down_in_deal: deal.piles.iter().map(|pile| pile.face_down.len()).sum(),
             counts: graph.counts(),
             depth: graph.depth(),
             chain: graph.longest_chain(),
