@@ -16,7 +16,9 @@
 //!   met, and keeps the best few dealt positions, over all entries, as the
 //!   entries of the next stage. Where a probe spends most of its effort
 //!   varying the last stages, a beam weighs early choices against each
-//!   other.
+//!   other. A beam may *look ahead*: it then judges more dealt positions
+//!   than it keeps by a short exploration of each, and keeps those whose
+//!   exploration went best.
 //! - The *exhaustive* pass explores every stage completely (breadth-first,
 //!   which keeps the moves inside a stage few) and deals from every position
 //!   of it. It examines every position reachable from the start, so when it
