@@ -318,6 +318,7 @@ pub fn analyze_with_progress(
     {
         let mut analysis = finish(&search, Verdict::Unwinnable, None, None);
         analysis.pass = "dead-end test";
+        analysis.positions = 1;
         analysis.dead_end = Some(dead);
         return Ok(analysis);
     }

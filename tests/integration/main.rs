@@ -8,4 +8,5 @@ mod deal_files;
 mod explore;
 mod graph;
 mod numbered;
+mod proofs;
 mod solver;
