@@ -8,9 +8,11 @@
 //!   cut into a [`Shard`] `K/N` (every N-th deal starting at the K-th), so N
 //!   machines can share a range with no coordination;
 //! - one [`Record`] per decided deal, written as a JSON line the moment the
-//!   deal is done ([`RecordWriter`]); a rerun reads the file back
-//!   ([`ResultsFile`]) and skips the deals already in it, tolerating the torn
-//!   last line a crash can leave;
+//!   deal is done ([`RecordWriter`]) after a [`Header`] line that says what
+//!   the file is; a rerun reads the file back ([`ResultsFile`]) and skips the
+//!   deals already in it, tolerating the torn last line a crash can leave
+//!   (nothing is ever cut from the file, and a file that is not a results
+//!   file is refused untouched);
 //! - a [`Summary`] of any set of records, from one run or merged from the
 //!   files of every shard: counts per verdict, the winnable share with a 95%
 //!   Wilson interval, time percentiles, line lengths, throughput.
@@ -22,7 +24,7 @@ mod summary;
 
 use std::path::{Path, PathBuf};
 
-pub use results::{DealKey, Record, RecordWriter, ResultsFile, merge};
+pub use results::{DealKey, Header, Record, RecordWriter, ResultsFile, merge};
 pub use run::{BatchConfig, decide, run};
 pub use shard::{DealRange, Shard, Source, numbered_deal};
 pub use summary::{Share, StopCounts, Summary, Z95, percentile, wilson_interval};
@@ -40,6 +42,13 @@ pub enum BatchError {
     /// A deal number the chosen source does not have.
     #[error("{0}")]
     Number(String),
+    /// A file that is not a results file: it is not used and not touched.
+    #[error(
+        "{}: not a spider batch results file (line {line} is not a result record); \
+         it is left untouched: choose another results file",
+        path.display()
+    )]
+    NotResults { path: PathBuf, line: usize },
     /// A results file that could not be read, written or created.
     #[error("{path}: {source}")]
     Io {

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -98,17 +98,41 @@ impl Record {
     }
 }
 
+/// The first line of every results file this version writes: it says what
+/// the file is, so that `--output notes.txt` cannot append records to (or
+/// resume from) a file that is not a results file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    /// The results file format version (1).
+    pub spider_batch_results: u32,
+    /// The program that created the file, like `spider 0.1.0`.
+    #[serde(default)]
+    pub written_by: String,
+}
+
+impl Header {
+    /// The header this version writes.
+    pub fn current() -> Header {
+        Header {
+            spider_batch_results: 1,
+            written_by: concat!("spider ", env!("CARGO_PKG_VERSION")).to_string(),
+        }
+    }
+}
+
 /// The records read back from a results file, with what had to be skipped.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ResultsFile {
+    /// The header line, when the file starts with one.
+    pub header: Option<Header>,
     pub records: Vec<Record>,
     /// One message per line that was not a record (`line N: ...`).
     pub warnings: Vec<String>,
-    /// Bytes of the file up to the end of its last complete line: a torn last
-    /// line (no newline, not a record) lies beyond and is to be cut off
-    /// before appending.
-    pub complete_len: u64,
-    /// The file's last line is a record but lacks its newline.
+    /// The first line that is not blank, when it is neither the header nor
+    /// a record: the file is then not a results file.
+    pub stray_first_line: Option<usize>,
+    /// The file's last line lacks its newline (a record, or a line torn by
+    /// an interruption): one is added before appending.
     pub needs_newline: bool,
 }
 
@@ -117,45 +141,63 @@ impl ResultsFile {
     /// lines that are not records are skipped with a warning.
     pub fn parse(text: &str) -> ResultsFile {
         let mut out = ResultsFile::default();
-        let mut offset = 0usize;
+        let mut seen_content = false;
         for (index, line) in text.split_inclusive('\n').enumerate() {
             let complete = line.ends_with('\n');
             let body = line.trim();
-            let line_end = offset + line.len();
             if body.is_empty() {
-                if complete {
-                    out.complete_len = line_end as u64;
-                }
-                offset = line_end;
+                continue;
+            }
+            out.needs_newline = !complete;
+            let first = !seen_content;
+            seen_content = true;
+            if first && let Ok(header) = serde_json::from_str::<Header>(body) {
+                out.header = Some(header);
                 continue;
             }
             match serde_json::from_str::<Record>(body) {
-                Ok(record) => {
-                    out.records.push(record);
-                    out.complete_len = line_end as u64;
-                    out.needs_newline = !complete;
-                }
-                Err(err) if !complete => out.warnings.push(format!(
-                    "line {}: torn last line ignored ({err})",
-                    index + 1
-                )),
+                Ok(record) => out.records.push(record),
                 Err(err) => {
-                    out.complete_len = line_end as u64;
-                    out.warnings.push(format!(
-                        "line {}: not a result record, skipped ({err})",
-                        index + 1
-                    ));
+                    if first {
+                        out.stray_first_line = Some(index + 1);
+                    }
+                    out.warnings.push(if complete {
+                        format!("line {}: not a result record, skipped ({err})", index + 1)
+                    } else {
+                        format!(
+                            "line {}: torn last line (an interrupted write?) ignored ({err})",
+                            index + 1
+                        )
+                    });
                 }
             }
-            offset = line_end;
         }
         out
     }
 
-    /// Reads a results file from disk.
+    /// Whether the file is a results file: its first line that is not
+    /// blank is the [`Header`] or (in files written before headers) a
+    /// record. An empty file is not one.
+    pub fn is_results_file(&self) -> bool {
+        self.header.is_some() || (self.stray_first_line.is_none() && !self.records.is_empty())
+    }
+
+    /// Reads a results file from disk; refuses a file that is not one (see
+    /// [`ResultsFile::is_results_file`]).
     pub fn read(path: &Path) -> Result<ResultsFile, BatchError> {
         let bytes = std::fs::read(path).map_err(|err| BatchError::io(path, err))?;
-        Ok(ResultsFile::parse(&String::from_utf8_lossy(&bytes)))
+        let file = ResultsFile::parse(&String::from_utf8_lossy(&bytes));
+        if !file.is_results_file() {
+            return Err(not_results(path, &file));
+        }
+        Ok(file)
+    }
+}
+
+fn not_results(path: &Path, file: &ResultsFile) -> BatchError {
+    BatchError::NotResults {
+        path: path.to_path_buf(),
+        line: file.stray_first_line.unwrap_or(1),
     }
 }
 
@@ -167,28 +209,39 @@ pub struct RecordWriter {
 }
 
 impl RecordWriter {
-    /// Opens (or creates) a results file for appending and reads back the
-    /// records it holds. A torn last line is cut off; a last record that lacks
-    /// its newline gets one.
+    /// Opens a results file for appending and reads back the records it
+    /// holds; a new (or empty) file gets the [`Header`]. A file that is not a
+    /// results file is refused and left untouched. Nothing is ever cut: a
+    /// torn last line is ended with a newline and stays, skipped by readers.
     pub fn open(path: &Path) -> Result<(RecordWriter, ResultsFile), BatchError> {
         let io = |err| BatchError::io(path, err);
         let mut file = OpenOptions::new()
             .read(true)
-            .write(true)
+            .append(true)
             .create(true)
-            .truncate(false)
             .open(path)
             .map_err(io)?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(io)?;
-        let existing = ResultsFile::parse(&String::from_utf8_lossy(&bytes));
-        if existing.complete_len < bytes.len() as u64 {
-            file.set_len(existing.complete_len).map_err(io)?;
-        }
-        file.seek(SeekFrom::End(0)).map_err(io)?;
-        if existing.needs_newline {
+        let text = String::from_utf8_lossy(&bytes);
+        let existing = ResultsFile::parse(&text);
+        if text.trim().is_empty() {
+            let mut line = serde_json::to_string(&Header::current()).expect("headers serialize");
+            line.insert(0, '\n');
+            line.push('\n');
+            // An empty file gets the header; blank lines before it are kept.
+            let line = if bytes.is_empty() {
+                &line[1..]
+            } else {
+                &line[..]
+            };
+            file.write_all(line.as_bytes()).map_err(io)?;
+        } else if !existing.is_results_file() {
+            return Err(not_results(path, &existing));
+        } else if existing.needs_newline {
             file.write_all(b"\n").map_err(io)?;
         }
+        file.flush().map_err(io)?;
         Ok((
             RecordWriter {
                 path: path.to_path_buf(),
@@ -250,15 +303,15 @@ mod tests {
     }
 
     #[test]
-    fn resume_reads_records_and_drops_a_torn_last_line() {
+    fn resume_reads_records_and_skips_a_torn_last_line() {
         let a = serde_json::to_string(&record(1, Verdict::Winnable, 1.0, Some(90))).unwrap();
         let b = serde_json::to_string(&record(2, Verdict::Undecided, 2.0, None)).unwrap();
         let text = format!("{a}\n{b}\n{}", &a[..a.len() / 2]);
         let file = ResultsFile::parse(&text);
         assert_eq!(file.records.len(), 2);
         assert_eq!(file.records[1].number, 2);
-        assert_eq!(file.complete_len, (a.len() + b.len() + 2) as u64);
-        assert!(!file.needs_newline);
+        assert!(file.needs_newline);
+        assert!(file.is_results_file());
         assert_eq!(file.warnings.len(), 1);
         assert!(
             file.warnings[0].starts_with("line 3: torn"),
@@ -270,17 +323,29 @@ mod tests {
         let text = format!("{a}\ngarbage\n{b}");
         let file = ResultsFile::parse(&text);
         assert_eq!(file.records.len(), 2);
-        assert_eq!(file.complete_len, text.len() as u64);
         assert!(file.needs_newline);
         assert!(file.warnings[0].starts_with("line 2: not a result record"));
+        assert!(file.is_results_file());
+
+        // A file whose first line is neither the header nor a record is not
+        // a results file.
+        let file = ResultsFile::parse(&format!("my notes\n{a}\n"));
+        assert_eq!(file.stray_first_line, Some(1));
+        assert!(!file.is_results_file());
+        let header = serde_json::to_string(&Header::current()).unwrap();
+        let file = ResultsFile::parse(&format!("\n{header}\n{a}\n"));
+        assert_eq!(file.header, Some(Header::current()));
+        assert_eq!(file.records.len(), 1);
+        assert!(file.warnings.is_empty());
     }
 
     #[test]
-    fn writer_cuts_the_torn_line_and_appends() {
+    fn writer_keeps_the_torn_line_and_appends() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("results.jsonl");
         let a = serde_json::to_string(&record(1, Verdict::Winnable, 1.0, Some(90))).unwrap();
-        std::fs::write(&path, format!("{a}\n{{\"number\":2,\"sou")).unwrap();
+        let torn = format!("{a}\n{{\"number\":2,\"sou");
+        std::fs::write(&path, &torn).unwrap();
         let (writer, existing) = RecordWriter::open(&path).unwrap();
         assert_eq!(existing.records.len(), 1);
         assert_eq!(existing.warnings.len(), 1);
@@ -288,10 +353,30 @@ mod tests {
             .write(&record(3, Verdict::Unwinnable, 1.5, None))
             .unwrap();
         drop(writer);
+        // Nothing was cut: the torn line is still there, ended.
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with(&format!("{torn}\n")), "{text}");
         let again = ResultsFile::read(&path).unwrap();
-        assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+        assert_eq!(again.warnings.len(), 1, "{:?}", again.warnings);
         let numbers: Vec<u128> = again.records.iter().map(|r| r.number).collect();
         assert_eq!(numbers, [1, 3]);
+
+        // A new file starts with the header; a file that is not a results
+        // file is refused and left as it was.
+        let fresh = dir.path().join("fresh.jsonl");
+        drop(RecordWriter::open(&fresh).unwrap());
+        let header = serde_json::to_string(&Header::current()).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&fresh).unwrap(),
+            format!("{header}\n")
+        );
+        let notes = dir.path().join("notes.txt");
+        std::fs::write(&notes, "my notes\n").unwrap();
+        assert!(matches!(
+            RecordWriter::open(&notes),
+            Err(BatchError::NotResults { line: 1, .. })
+        ));
+        assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
     }
 
     #[test]
