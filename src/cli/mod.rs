@@ -138,8 +138,9 @@ fn install_ctrl_c_handler() {
     use std::sync::atomic::Ordering;
     let _ = ctrlc::set_handler(|| {
         let watched = CANCEL_WATCHED.load(Ordering::SeqCst);
+        // No flush of stdout here: the main thread may hold its lock while
+        // blocked on a full pipe, and Ctrl-C must still end the program.
         if !watched || CANCEL.swap(true, Ordering::SeqCst) {
-            let _ = std::io::stdout().flush();
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
     });
