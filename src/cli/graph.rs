@@ -79,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             anyhow::bail!(
                 "--stage {}: {} has {} stock rows to deal, so stages 0 to {}",
                 args.stage,
-                args.file.display(),
+                super::input::name(&args.file),
                 game.stock_rows(),
                 game.stock_rows()
             );
@@ -158,7 +158,7 @@ fn stopped(
     if args.json {
         let mut out = io::stdout().lock();
         let json = serde_json::json!({
-            "file": args.file.display().to_string(),
+            "file": super::input::name(&args.file),
             "complete": false,
             "stopped": reason,
             "max_nodes": max_nodes,
@@ -192,7 +192,7 @@ fn text(
         }
     };
     let counts = report.counts;
-    writeln!(out, "{}: {scope}", args.file.display())?;
+    writeln!(out, "{}: {scope}", super::input::name(&args.file))?;
     writeln!(out, "nodes:        {} positions", counts.nodes)?;
     writeln!(out, "edges:        {} moves", counts.edges)?;
     writeln!(out, "reveal nodes: {}", counts.leaves)?;
@@ -267,7 +267,7 @@ fn json(args: &Args, scope: Scope, report: &StageReport, stats: &Stats) -> serde
     };
     let counts = report.counts;
     serde_json::json!({
-        "file": args.file.display().to_string(),
+        "file": super::input::name(&args.file),
         "complete": true,
         "stages": { "first": first, "last": last },
         "nodes": counts.nodes,
