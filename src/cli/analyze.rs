@@ -8,15 +8,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
 
 use anyhow::Context;
-use spider_analyzer::deal::{Deal, check, load, yaml};
+use spider_analyzer::deal::{Deal, check, yaml};
 use spider_analyzer::game::{Game, compact_line};
 use spider_analyzer::solve::completions::{self, Completion, Completions};
 use spider_analyzer::solve::{
     Analysis, Limits, Progress, Reductions, Verdict, analyze_with_progress,
 };
+
+use super::flags::{self, CountLimit, SizeLimit, TimeLimit};
 
 /// The deal analyzed when no file is given: the 2017 game its player could
 /// not win in 20 hours, with its four never-seen cards.
@@ -24,20 +25,29 @@ const BUILT_IN: &str = include_str!("../../deals/unwon-2017.yaml");
 const BUILT_IN_NAME: &str = "unwon-2017.yaml (built in)";
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = super::exit_codes!(
+    "0  winnable (with XX cards: every completion decided is winnable)",
+    "1  unwinnable (with XX cards: every completion decided is unwinnable)",
+    "2  bad usage or bad input (the message names the file, line and column)",
+    "3  undecided: a limit or Ctrl-C stopped the search, or the completions disagree;",
+    "   the built-in game is undecided within the default limits",
+))]
 pub struct Args {
-    /// The deal file (YAML, or CLIPS facts). Without it, the built-in unwon
-    /// 2017 game is analyzed.
+    /// The deal file (YAML, or CLIPS facts); `-` reads standard input.
+    /// Without it, the built-in unwon 2017 game is analyzed.
     file: Option<PathBuf>,
-    /// Stop after this many positions (per deal or completion).
-    #[arg(long, value_name = "N")]
-    max_positions: Option<u64>,
-    /// Stop after this many seconds (per deal or completion); 0 for no limit.
-    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
-    time_limit: f64,
+    /// Stop after this many positions (per deal or completion); 0 for no
+    /// limit.
+    #[arg(long, value_name = "N", default_value = "0", value_parser = flags::count_limit)]
+    max_positions: CountLimit,
+    /// Stop after this many seconds (per deal or completion), 0.001 to
+    /// 2592000 (30 days); 0 for no limit.
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = flags::time_limit)]
+    time_limit: TimeLimit,
     /// Stop when the search's memory estimate reaches this (per search), like
     /// `512M` or `4G`; 0 for no limit.
-    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = parse_size)]
-    memory_limit: u64,
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = flags::size_limit)]
+    memory_limit: SizeLimit,
     /// Decide every completion of the XX cards, however many there are (up
     /// to --max-completions). By default they are decided when there are at
     /// most 1000.
@@ -46,11 +56,11 @@ pub struct Args {
     /// Do not decide the completions of the XX cards.
     #[arg(long)]
     no_completions: bool,
-    /// The most completions --completions will decide.
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
-    max_completions: u128,
-    /// Threads for deciding completions (default: all cores).
-    #[arg(long, value_name = "N")]
+    /// The most completions --completions will decide; 0 for no limit.
+    #[arg(long, value_name = "N", default_value = "100000", value_parser = flags::count_limit)]
+    max_completions: CountLimit,
+    /// Threads for deciding completions, 1 to 1024 (default: all cores).
+    #[arg(short, long, value_name = "N", value_parser = flags::jobs)]
     jobs: Option<usize>,
     /// Do not print the winning line move by move (the compact line is
     /// still printed).
@@ -72,43 +82,11 @@ pub struct Args {
     exhaustive_only: bool,
 }
 
-/// Reads a size in bytes with an optional K, M or G suffix (powers of 1024).
-fn parse_size(text: &str) -> Result<u64, String> {
-    let text = text.trim();
-    let (number, unit) = match text.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
-        Some((at, _)) => (&text[..at], &text[at..]),
-        None => (text, ""),
-    };
-    let shift = match unit
-        .to_ascii_uppercase()
-        .trim_end_matches("IB")
-        .trim_end_matches('B')
-    {
-        "" => 0,
-        "K" => 10,
-        "M" => 20,
-        "G" => 30,
-        "T" => 40,
-        _ => {
-            return Err(format!(
-                "`{text}` is not a size: expected a number with K, M or G"
-            ));
-        }
-    };
-    number
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|n| n.is_finite() && *n >= 0.0)
-        .map(|n| (n * (1u64 << shift) as f64) as u64)
-        .ok_or_else(|| format!("`{text}` is not a size: expected a number with K, M or G"))
-}
-
 /// Exit 0 winnable, 1 unwinnable, 3 undecided. With completions: 0 when
 /// every completion is winnable, 1 when every one is unwinnable, 3 otherwise.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (deal, name) = match &args.file {
-        Some(path) => (load(path)?, path.display().to_string()),
+        Some(path) => (super::input::load_deal(path)?, super::input::name(path)),
         None => (
             yaml::from_str(BUILT_IN, Path::new(BUILT_IN_NAME))?,
             BUILT_IN_NAME.to_string(),
@@ -117,9 +95,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = Game::new(&deal).with_context(|| name.clone())?;
     let report = check::check(&deal);
     let limits = Limits {
-        max_positions: args.max_positions,
-        time_limit: (args.time_limit > 0.0).then(|| Duration::from_secs_f64(args.time_limit)),
-        memory_limit: (args.memory_limit > 0).then_some(args.memory_limit),
+        max_positions: args.max_positions.0,
+        time_limit: args.time_limit.0,
+        memory_limit: args.memory_limit.0,
         reductions: Reductions {
             dead_ends: !args.no_dead_ends,
             symmetry: !args.no_symmetry,
@@ -168,7 +146,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 &candidates,
                 &limits,
                 &cancel,
-                args.max_completions,
+                args.max_completions.0.map_or(u128::MAX, u128::from),
                 &on_done,
             )
         })?;
@@ -456,21 +434,4 @@ fn completions_json(completions: &Completions) -> serde_json::Value {
             "analysis": analysis_json(&c.analysis),
         })).collect::<Vec<_>>(),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_size;
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_size("0"), Ok(0));
-        assert_eq!(parse_size("512M"), Ok(512 << 20));
-        assert_eq!(parse_size("4G"), Ok(4 << 30));
-        assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
-        assert_eq!(parse_size("100"), Ok(100));
-        assert!(parse_size("4X").is_err());
-        assert!(parse_size("-1G").is_err());
-        assert!(parse_size("G").is_err());
-    }
 }

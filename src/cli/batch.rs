@@ -1,5 +1,5 @@
 //! `spider batch`: decide a range of numbered deals in parallel, stream one
-//! JSON line per deal to `--out`, resume from it after an interruption, and
+//! JSON line per deal to `-o/--output`, resume from it after an interruption, and
 //! summarize; or (`--summarize`) merge the results files of many runs or
 //! machines into one summary without solving anything.
 
@@ -22,9 +22,13 @@ use spider_analyzer::solve::Limits;
 use super::deal::{parse_rules, parse_suits};
 
 /// Exit code after Ctrl-C: the results so far are kept; rerun to resume.
-const EXIT_INTERRUPTED: u8 = 130;
+const EXIT_INTERRUPTED: u8 = super::EXIT_INTERRUPTED;
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = super::exit_codes!(
+    "0  done: every deal decided or stopped by its limits (the summary counts each verdict)",
+    "2  bad usage or bad input, or the results file is not one: nothing touched",
+))]
 #[command(group(clap::ArgGroup::new("deals").args(["number", "pysol", "summarize"]).required(true)))]
 pub struct Args {
     /// Own deal numbers A..B (both inclusive), e.g. 1..1000.
@@ -39,24 +43,28 @@ pub struct Args {
     /// standard (no deal onto an empty pile) or relaxed.
     #[arg(long, value_name = "standard|relaxed", default_value = "standard", value_parser = parse_rules)]
     rules: Rules,
-    /// Deals decided at once (default: one per core).
-    #[arg(long, value_name = "N")]
+    /// Deals decided at once, 1 to 1024 (default: one per core).
+    #[arg(short, long, value_name = "N", value_parser = super::flags::jobs)]
     jobs: Option<usize>,
-    /// Give up on a deal after SECS seconds (it counts as undecided).
-    #[arg(long, value_name = "SECS")]
-    time_limit: Option<f64>,
-    /// Give up on a deal after N distinct positions.
-    #[arg(long, value_name = "N")]
-    max_positions: Option<u64>,
-    /// Results file (JSON Lines, one record per deal), appended to as deals
-    /// are decided; deals already in it are skipped.
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
+    /// Give up on a deal after SECS seconds (it counts as undecided), 0.001
+    /// to 2592000 (30 days); 0 for no limit. The same default as analyze.
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = super::flags::time_limit)]
+    time_limit: super::flags::TimeLimit,
+    /// Give up on a deal after N distinct positions; 0 for no limit.
+    #[arg(long, value_name = "N", default_value = "0", value_parser = super::flags::count_limit)]
+    max_positions: super::flags::CountLimit,
+    /// Results file (JSON Lines: a header line, then one record per deal),
+    /// appended to as deals are decided; deals already in it are skipped.
+    /// Never truncated; a file that is not a results file is refused. After
+    /// Ctrl-C (exit 130, summary so far printed) rerun the same command to
+    /// resume.
+    #[arg(short, long, alias = "out", value_name = "FILE")]
+    output: Option<PathBuf>,
     /// Run only shard K of N: deals K, K+N, K+2N, ... of the range (1-based).
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
     /// Merge these results files into one summary (no solving).
-    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["number", "pysol", "out", "shard", "jobs", "time_limit", "max_positions"])]
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["number", "pysol", "output", "shard", "jobs", "time_limit", "max_positions"])]
     summarize: Vec<PathBuf>,
     /// Print the summary as JSON.
     #[arg(long)]
@@ -71,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A second Ctrl-C stops at once; the results file is still whole.
     let cancel = super::cancel_on_ctrl_c();
 
-    let (writer, existing) = match &args.out {
+    let (writer, existing) = match &args.output {
         Some(path) => {
             let (writer, existing) = RecordWriter::open(path)?;
             for warning in &existing.warnings {
@@ -142,12 +150,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if cancel.load(Ordering::SeqCst) {
         eprintln!(
             "spider: interrupted after {decided_now} deals this run; {}",
-            match &args.out {
+            match &args.output {
                 Some(path) => format!(
-                    "rerun with --out {} to continue where it stopped",
+                    "rerun with --output {} to continue where it stopped",
                     path.display()
                 ),
-                None => "use --out FILE to keep results across runs".to_string(),
+                None => "use --output FILE to keep results across runs".to_string(),
             }
         );
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
@@ -167,18 +175,6 @@ fn config(args: &Args) -> anyhow::Result<BatchConfig> {
         Some(text) => text.parse()?,
         None => Shard::WHOLE,
     };
-    if args.jobs == Some(0) {
-        anyhow::bail!("--jobs must be at least 1");
-    }
-    let time_limit = match args.time_limit {
-        Some(secs) if secs.is_finite() && secs > 0.0 && secs < 1e9 => {
-            Some(Duration::from_secs_f64(secs))
-        }
-        Some(secs) => {
-            anyhow::bail!("--time-limit must be a positive number of seconds, got {secs}")
-        }
-        None => None,
-    };
     let config = BatchConfig {
         source,
         range,
@@ -186,8 +182,8 @@ fn config(args: &Args) -> anyhow::Result<BatchConfig> {
         suits: args.suits,
         rules: args.rules,
         limits: Limits {
-            max_positions: args.max_positions,
-            time_limit,
+            max_positions: args.max_positions.0,
+            time_limit: args.time_limit.0,
             ..Limits::default()
         },
     };

@@ -6,11 +6,14 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use spider_analyzer::cards::SuitCount;
-use spider_analyzer::deal::{Rules, files, numbered, pysol, yaml};
+use spider_analyzer::deal::{Rules, numbered, pysol, yaml};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = super::exit_codes!(
+    "0  written (to stdout, or to -o FILE)",
+    "2  bad usage (a number the source does not have), or FILE exists: nothing written",
+))]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["number", "pysol"])))]
 pub struct Args {
     /// Deal N of the project's own generator (any number 0 to 2^64-1; the
@@ -30,8 +33,7 @@ pub struct Args {
     /// Write the deal file here instead of to standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Replace FILE if it exists.
-    #[arg(long, requires = "output")]
+    #[arg(long, requires = "output", help = super::output::FORCE_HELP)]
     force: bool,
 }
 
@@ -54,6 +56,9 @@ pub fn parse_rules(text: &str) -> Result<Rules, String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.output {
+        super::output::check(path, &[], args.force)?;
+    }
     let (deal, origin) = match (args.number, args.pysol) {
         (Some(number), _) => {
             let suits = args.suits.unwrap_or_default();
@@ -84,14 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             stdout.flush()?;
         }
         Some(path) => {
-            if !args.force && path.exists() {
-                anyhow::bail!(
-                    "{} already exists; not written over (add --force to replace it)",
-                    path.display()
-                );
-            }
-            files::write_atomically(path, |out| out.write_all(text.as_bytes()))
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            super::output::write(path, &[], args.force, |out| out.write_all(text.as_bytes()))?
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -16,8 +16,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use spider_analyzer::deal::files::write_atomically;
-use spider_analyzer::deal::load;
 use spider_analyzer::explore::{End, Limits, Order, Search, Stats, Stop};
 use spider_analyzer::game::{Game, Move, compact_line};
 use spider_analyzer::solve::stage::{Scope, StageProblem, StageReport};
@@ -31,8 +29,13 @@ const MAX_NODES_STATS: u64 = 5_000_000;
 
 /// Arguments of `spider graph`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = super::exit_codes!(
+    "0  done: the DOT or the statistics of the whole graph",
+    "2  bad usage or bad input, or OUT.dot exists or is the input: nothing written",
+    "3  stopped by --max-nodes or Ctrl-C: nothing written",
+))]
 pub struct Args {
-    /// The deal file (YAML, or CLIPS facts).
+    /// The deal file (YAML, or CLIPS facts); `-` reads standard input.
     file: PathBuf,
     /// Cover stages 0 to N: allow up to N deals (0, the default: the stage
     /// graph proper, every position reachable without dealing).
@@ -45,14 +48,17 @@ pub struct Args {
     /// instead of stdout.
     #[arg(short, long, value_name = "OUT.dot")]
     output: Option<PathBuf>,
+    #[arg(long, requires = "output", help = super::output::FORCE_HELP)]
+    force: bool,
     /// Print the counts, depth, longest chain and reveals instead of the DOT
     /// (with `-o`, the DOT still goes to the file).
     #[arg(long)]
     stats: bool,
     /// Stop (exit 3, nothing written) when the graph has more positions than
-    /// this [default: 200000 when writing DOT, 5000000 for --stats only].
-    #[arg(long, value_name = "N")]
-    max_nodes: Option<u64>,
+    /// this; 0 for no limit [default: 200000 when writing DOT, 5000000 for
+    /// --stats only].
+    #[arg(long, value_name = "N", value_parser = super::flags::count_limit)]
+    max_nodes: Option<super::flags::CountLimit>,
     /// Print the statistics as JSON (implies --stats).
     #[arg(long)]
     json: bool,
@@ -61,8 +67,11 @@ pub struct Args {
 /// Explores, then prints the DOT or the statistics. Exit 0 done, 2 bad input
 /// (by the dispatcher), 3 stopped by `--max-nodes` or Ctrl-C.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let deal = load(&args.file)?;
-    let game = Game::new(&deal).with_context(|| format!("{}", args.file.display()))?;
+    if let Some(path) = &args.output {
+        super::output::check(path, &[&args.file], args.force)?;
+    }
+    let deal = super::input::load_deal(&args.file)?;
+    let game = Game::new(&deal).with_context(|| super::input::name(&args.file))?;
     let scope = if args.deals {
         Scope::WholeGame
     } else {
@@ -70,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             anyhow::bail!(
                 "--stage {}: {} has {} stock rows to deal, so stages 0 to {}",
                 args.stage,
-                args.file.display(),
+                super::input::name(&args.file),
                 game.stock_rows(),
                 game.stock_rows()
             );
@@ -79,14 +88,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let stats_wanted = args.stats || args.json;
     let dot_wanted = !stats_wanted || args.output.is_some();
-    let max_nodes = args.max_nodes.unwrap_or(if dot_wanted {
-        MAX_NODES_DOT
-    } else {
-        MAX_NODES_STATS
-    });
-    if max_nodes == 0 {
-        anyhow::bail!("--max-nodes must be at least 1");
-    }
+    let max_nodes = match args.max_nodes {
+        Some(limit) => limit.0,
+        None if dot_wanted => Some(MAX_NODES_DOT),
+        None => Some(MAX_NODES_STATS),
+    };
 
     let cancel = super::cancel_on_ctrl_c();
     let problem = StageProblem::new(&game, scope);
@@ -96,7 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .stop(Stop::Exhaust)
         .limits(Limits {
             // One more than allowed: reaching it means the graph is larger.
-            max_positions: Some(max_nodes.saturating_add(1)),
+            max_positions: max_nodes.map(|max| max.saturating_add(1)),
             cancel: Some(cancel),
             ..Limits::default()
         })
@@ -109,8 +115,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if dot_wanted {
         match &args.output {
-            Some(path) => write_atomically(path, |out| graph.write_dot(out))
-                .with_context(|| format!("{}: cannot write the DOT file", path.display()))?,
+            Some(path) => {
+                super::output::write(path, &[&args.file], args.force, |out| graph.write_dot(out))?
+            }
             None if !stats_wanted => {
                 let mut out = io::stdout().lock();
                 graph.write_dot(&mut out)?;
@@ -137,20 +144,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn stopped(
     args: &Args,
     reason: spider_analyzer::explore::StopReason,
-    max_nodes: u64,
+    max_nodes: Option<u64>,
     stats: &Stats,
 ) -> anyhow::Result<ExitCode> {
     use spider_analyzer::explore::StopReason;
     let why = match reason {
         StopReason::Positions => {
-            format!("the graph has more than {max_nodes} positions (--max-nodes {max_nodes})")
+            let max = max_nodes.unwrap_or(u64::MAX);
+            format!("the graph has more than {max} positions (--max-nodes {max})")
         }
         other => other.to_string(),
     };
     if args.json {
         let mut out = io::stdout().lock();
         let json = serde_json::json!({
-            "file": args.file.display().to_string(),
+            "file": super::input::name(&args.file),
             "complete": false,
             "stopped": reason,
             "max_nodes": max_nodes,
@@ -184,7 +192,7 @@ fn text(
         }
     };
     let counts = report.counts;
-    writeln!(out, "{}: {scope}", args.file.display())?;
+    writeln!(out, "{}: {scope}", super::input::name(&args.file))?;
     writeln!(out, "nodes:        {} positions", counts.nodes)?;
     writeln!(out, "edges:        {} moves", counts.edges)?;
     writeln!(out, "reveal nodes: {}", counts.leaves)?;
@@ -259,7 +267,7 @@ fn json(args: &Args, scope: Scope, report: &StageReport, stats: &Stats) -> serde
     };
     let counts = report.counts;
     serde_json::json!({
-        "file": args.file.display().to_string(),
+        "file": super::input::name(&args.file),
         "complete": true,
         "stages": { "first": first, "last": last },
         "nodes": counts.nodes,

@@ -10,7 +10,10 @@ mod batch;
 mod check;
 mod convert;
 mod deal;
+mod flags;
 mod graph;
+mod input;
+pub(crate) mod output;
 mod queens;
 mod quiz;
 mod replay;
@@ -23,11 +26,34 @@ use clap::{Parser, Subcommand};
 /// Exit code for bad usage or bad input, everywhere.
 pub const EXIT_BAD_INPUT: u8 = 2;
 
+/// Exit code when Ctrl-C stops a run at once (a second Ctrl-C, or one while
+/// nothing can be cut short cleanly, such as reading the input).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// The exit codes of a command, for the end of its `--help`: the lines given,
+/// then the one for Ctrl-C that every command shares.
+macro_rules! exit_codes {
+    ($($line:literal),* $(,)?) => {
+        concat!(
+            "Exit status:\n",
+            $("  ", $line, "\n",)*
+            "  130  stopped at once by Ctrl-C (a second one, or one while reading or writing)"
+        )
+    };
+}
+pub(crate) use exit_codes;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "spider",
     version,
-    about = "Can this Spider Solitaire deal still be won, and how?"
+    about = "Can this Spider Solitaire deal still be won, and how?",
+    after_help = exit_codes!(
+        "0  success: consistent, winnable, every move legal, file written",
+        "1  the negative answer: inconsistent, unwinnable, an illegal move",
+        "2  bad usage or bad input (the message names the file, line and column)",
+        "3  undecided: a limit (time, positions, memory) or Ctrl-C stopped the search",
+    )
 )]
 struct Cli {
     #[command(subcommand)]
@@ -58,6 +84,9 @@ enum Command {
 
 /// Parses the command line, runs the subcommand and returns its exit code.
 pub fn main() -> ExitCode {
+    // From the very start, so Ctrl-C stops any phase, reading the input
+    // included, even when the shell started us with SIGINT ignored.
+    install_ctrl_c_handler();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
@@ -94,19 +123,35 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// A cancel flag that Ctrl-C sets, so a long run can stop cleanly and
-/// report what it has. A second Ctrl-C exits at once (code 130).
-pub(crate) fn cancel_on_ctrl_c() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+/// Set by Ctrl-C; read by the searches, which stop cleanly and report.
+static CANCEL: std::sync::LazyLock<std::sync::Arc<std::sync::atomic::AtomicBool>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// Whether a phase is running that watches [`CANCEL`] and reports what it
+/// has when it is set; otherwise Ctrl-C exits at once.
+static CANCEL_WATCHED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Ctrl-C: while a search watches the cancel flag, the first sets it (the
+/// search stops and reports); a second, or any while nothing watches the
+/// flag (reading the input, writing the output), exits at once with 130.
+fn install_ctrl_c_handler() {
     use std::sync::atomic::Ordering;
-    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let flag = std::sync::Arc::clone(&cancel);
-    // Only one handler per process; a command runs once, so this is it.
-    let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
+    let _ = ctrlc::set_handler(|| {
+        let watched = CANCEL_WATCHED.load(Ordering::SeqCst);
+        // No flush of stdout here: the main thread may hold its lock while
+        // blocked on a full pipe, and Ctrl-C must still end the program.
+        if !watched || CANCEL.swap(true, Ordering::SeqCst) {
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
     });
-    cancel
+}
+
+/// The cancel flag that Ctrl-C sets, for a long run that stops cleanly and
+/// reports what it has. From this call on, the first Ctrl-C sets the flag
+/// instead of exiting; a second Ctrl-C exits at once (code 130).
+pub(crate) fn cancel_on_ctrl_c() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    CANCEL_WATCHED.store(true, std::sync::atomic::Ordering::SeqCst);
+    std::sync::Arc::clone(&CANCEL)
 }
 
 /// A spinner on stderr for long runs; indicatif draws nothing when stderr
@@ -130,11 +175,16 @@ pub(crate) fn stats_json(stats: &spider_analyzer::explore::Stats) -> serde_json:
     })
 }
 
-/// A reader that went away (`spider graph ... | head`) is not an error.
+/// A reader that went away (`spider graph ... | head`) is not an error: the
+/// program ends quietly, as ripgrep does.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
         cause
             .downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            || cause
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind)
+                == Some(std::io::ErrorKind::BrokenPipe)
     })
 }

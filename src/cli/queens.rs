@@ -9,6 +9,12 @@ use spider_analyzer::puzzles::queens::{Column, Queens};
 
 /// Arguments of `spider queens`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = super::exit_codes!(
+    "0  at least one solution",
+    "1  no solution (N = 2 or 3)",
+    "2  bad usage (N outside 1 to 16)",
+    "3  interrupted by Ctrl-C: the count printed is partial",
+))]
 pub struct Args {
     /// The board size (1 to 16).
     pub n: usize,

@@ -10,6 +10,11 @@ use spider_analyzer::puzzles::quiz::Quiz;
 
 /// Arguments of `spider quiz`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = super::exit_codes!(
+    "0  at least one consistent set of answers",
+    "1  no consistent set",
+    "2  bad usage or bad input (a quiz file that cannot be read)",
+))]
 pub struct Args {
     /// The quiz, in YAML (see docs/explore.md). Without it, the built-in
     /// BrainBashers quiz.
@@ -28,7 +33,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let name = path.display().to_string();
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read quiz file {name}"))?;
-            let quiz = Quiz::from_yaml(&text).with_context(|| format!("quiz file {name}"))?;
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            spider_analyzer::deal::files::check_yaml_size(text, path)?;
+            let quiz = Quiz::from_yaml(text).with_context(|| format!("quiz file {name}"))?;
             (name, quiz)
         }
     };

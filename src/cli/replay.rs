@@ -7,12 +7,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use spider_analyzer::deal::load;
 use spider_analyzer::game::{Game, Move, parse_moves, replay};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = super::exit_codes!(
+    "0  every move is legal",
+    "1  a move is illegal (the report names it and shows the position before it)",
+    "2  bad usage or bad input: the deal, or a token of the move list, is not readable",
+))]
 pub struct Args {
-    /// The deal file (YAML, or CLIPS facts).
+    /// The deal file (YAML, or CLIPS facts); `-` reads standard input (then
+    /// the move list must be a file).
     file: PathBuf,
     /// The move list: a file, or `-` for standard input. Tokens `F-T/K`,
     /// `F-T` (onto a card) and `deal`, separated by white space; `#` starts
@@ -28,8 +33,11 @@ pub struct Args {
 
 /// Exit 0 when every move is legal, 1 at the first illegal move.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let deal = load(&args.file)?;
-    let game = Game::new(&deal).with_context(|| args.file.display().to_string())?;
+    if super::input::is_stdin(&args.file) && super::input::is_stdin(&args.moves) {
+        anyhow::bail!("the deal and the move list cannot both be read from standard input");
+    }
+    let deal = super::input::load_deal(&args.file)?;
+    let game = Game::new(&deal).with_context(|| super::input::name(&args.file))?;
     let text = read_moves(&args.moves)?;
     let tokens = parse_moves(&text).map_err(|err| {
         anyhow::anyhow!(

@@ -8,7 +8,7 @@
 //! conversion never writes over the file it reads.
 
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::{Deal, InputError, clips, yaml};
@@ -42,35 +42,123 @@ impl Format {
     }
 }
 
-/// Reads a deal file, YAML or CLIPS facts (see [`Format::detect`]).
+/// The largest deal file read, in bytes. A deal file is a few KB; a larger
+/// input is refused before any parsing, so no input can keep the parser
+/// busy for long.
+pub const MAX_DEAL_BYTES: usize = 256 << 10;
+
+/// The most `[` and `{` a YAML deal file may have, which bounds how deep it
+/// can nest. A deal has a few dozen (one list per pile and stock row); the
+/// YAML parser's time grows with the square of the nesting depth (200 KB of
+/// `[` took it 55 s), so a file with more is refused before parsing.
+pub const MAX_BRACKETS: usize = 1000;
+
+/// Reads a deal file, YAML or CLIPS facts (see [`Format::detect`]). At most
+/// [`MAX_DEAL_BYTES`] are read.
 pub fn load(path: &Path) -> Result<Deal, InputError> {
-    let bytes = fs::read(path).map_err(|err| {
-        let why = match err.kind() {
-            std::io::ErrorKind::NotFound => "no such file".to_string(),
-            std::io::ErrorKind::IsADirectory => "is a directory, not a deal file".to_string(),
-            _ => err.to_string(),
-        };
-        InputError::whole_file(path, format!("cannot read the deal file: {why}"))
-    })?;
+    let file = fs::File::open(path).map_err(|err| read_error(path, &err))?;
+    if file.metadata().is_ok_and(|meta| meta.is_dir()) {
+        return Err(InputError::whole_file(
+            path,
+            "cannot read the deal file: is a directory, not a deal file",
+        ));
+    }
+    load_from(file, path)
+}
+
+/// Reads a deal from `reader` (standard input, say), at most
+/// [`MAX_DEAL_BYTES`]; `name` names it in errors.
+pub fn load_from(reader: impl Read, name: &Path) -> Result<Deal, InputError> {
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_DEAL_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| read_error(name, &err))?;
+    if bytes.len() > MAX_DEAL_BYTES {
+        return Err(too_large(name));
+    }
     let text = String::from_utf8(bytes).map_err(|err| {
         let (line, column) = line_column(err.as_bytes(), err.utf8_error().valid_up_to());
         InputError {
-            file: path.display().to_string(),
+            file: name.display().to_string(),
             line: Some(line),
             column: Some(column),
             message: "not UTF-8 text: a deal file is plain text".into(),
         }
     })?;
+    parse(&text, name)
+}
+
+/// Reads a deal from its text, YAML or CLIPS facts (see [`Format::detect`]);
+/// `file` names it in errors. A leading UTF-8 byte-order mark is skipped;
+/// text larger than [`MAX_DEAL_BYTES`] or YAML with more than
+/// [`MAX_BRACKETS`] brackets is refused before parsing.
+pub fn parse(text: &str, file: &Path) -> Result<Deal, InputError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.len() > MAX_DEAL_BYTES {
+        return Err(too_large(file));
+    }
     if text.trim().is_empty() {
         return Err(InputError::whole_file(
-            path,
+            file,
             "the file is empty: expected a deal (YAML or CLIPS facts)",
         ));
     }
-    match Format::detect(path, &text) {
-        Format::Clips => clips::from_str(&text, path),
-        Format::Yaml => yaml::from_str(&text, path),
+    match Format::detect(file, text) {
+        Format::Clips => clips::from_str(text, file),
+        Format::Yaml => {
+            check_brackets(text, file)?;
+            yaml::from_str(text, file)
+        }
     }
+}
+
+fn read_error(path: &Path, err: &std::io::Error) -> InputError {
+    let why = match err.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::IsADirectory => "is a directory, not a deal file".to_string(),
+        _ => err.to_string(),
+    };
+    InputError::whole_file(path, format!("cannot read the deal file: {why}"))
+}
+
+fn too_large(file: &Path) -> InputError {
+    InputError::whole_file(
+        file,
+        format!(
+            "larger than {} KiB: not a deal file (a deal file is a few KB)",
+            MAX_DEAL_BYTES >> 10
+        ),
+    )
+}
+
+/// Refuses YAML text (a deal, a quiz) larger than [`MAX_DEAL_BYTES`] or
+/// with more than [`MAX_BRACKETS`] `[` and `{`, before any parsing, so that
+/// no input keeps the YAML parser busy for long.
+pub fn check_yaml_size(text: &str, file: &Path) -> Result<(), InputError> {
+    if text.len() > MAX_DEAL_BYTES {
+        return Err(too_large(file));
+    }
+    check_brackets(text, file)
+}
+
+/// Refuses YAML with more than [`MAX_BRACKETS`] `[` and `{`, at the first
+/// one too many. Counting every bracket, in comments and strings too, bounds
+/// the nesting depth without having to parse anything.
+fn check_brackets(text: &str, file: &Path) -> Result<(), InputError> {
+    let mut brackets = text.char_indices().filter(|&(_, c)| c == '[' || c == '{');
+    if let Some((offset, _)) = brackets.nth(MAX_BRACKETS) {
+        let (line, column) = line_column(text.as_bytes(), offset);
+        return Err(InputError {
+            file: file.display().to_string(),
+            line: Some(line),
+            column: Some(column),
+            message: format!(
+                "more than {MAX_BRACKETS} `[` and `{{`: not a deal file (a deal has a few dozen)"
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// The 1-based line and column of byte `offset`.

@@ -41,7 +41,8 @@ pub fn from_str(text: &str, file: &Path) -> Result<Deal, InputError> {
             "the file is empty: expected a deal (suits, rules, piles, stock, removed)",
         ));
     }
-    let parsed: DealFile = serde_yaml::from_str(text).map_err(|err| yaml_error(file, &err))?;
+    let parsed: DealFile =
+        serde_yaml::from_str(text).map_err(|err| yaml_error(file, text, &err))?;
     let deal = Deal {
         suits: parsed.suits.0,
         rules: parsed.rules.0,
@@ -132,7 +133,7 @@ fn key_line(text: &str, key: &str) -> Option<usize> {
 
 /// A `yaml_serde` error as an [`InputError`]: its position becomes the line
 /// and column, its path (`piles[2].face_up[0]`) is said as people count.
-fn yaml_error(file: &Path, err: &serde_yaml::Error) -> InputError {
+fn yaml_error(file: &Path, text: &str, err: &serde_yaml::Error) -> InputError {
     let mut message = err.to_string();
     let location = err.location();
     if let Some(location) = &location {
@@ -141,10 +142,19 @@ fn yaml_error(file: &Path, err: &serde_yaml::Error) -> InputError {
             message.replace_range(start..start + at.len(), "");
         }
     }
+    let mut line = location.as_ref().map(|l| l.line());
+    let mut column = location.as_ref().map(|l| l.column());
+    // The parser places an error at the end of input one line past a last
+    // line that has no newline: point at the end of that last line instead.
+    let last = text.split('\n').count();
+    if line.is_some_and(|l| l > last) {
+        line = Some(last);
+        column = Some(text.rsplit('\n').next().unwrap_or_default().chars().count() + 1);
+    }
     InputError {
         file: file.display().to_string(),
-        line: location.as_ref().map(|l| l.line()),
-        column: location.as_ref().map(|l| l.column()),
+        line,
+        column,
         message: humanize_path(&message),
     }
 }

@@ -12,11 +12,16 @@ fn spider() -> Command {
     Command::cargo_bin("spider").unwrap()
 }
 
+/// The records of a results file: its lines after the header that are
+/// JSON objects with a deal number (a torn line is skipped).
 fn records(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(header["spider_batch_results"], 1, "{text}");
+    lines
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|record| record.get("number").is_some())
         .collect()
 }
 
@@ -71,12 +76,18 @@ fn resumes_skipping_done_deals_and_a_torn_line() {
         .assert()
         .success();
     assert_eq!(numbers(&out), [100, 101, 102, 103]);
-    // Keep two records and tear a third, as a crash would.
+    // Keep the header and two records and tear a third, as a crash would.
     let text = std::fs::read_to_string(&out).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    let torn = format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..10]);
-    std::fs::write(&out, torn).unwrap();
-    let kept: Vec<Value> = lines[..2]
+    let torn = format!(
+        "{}\n{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        lines[2],
+        &lines[3][..10]
+    );
+    std::fs::write(&out, &torn).unwrap();
+    let kept: Vec<Value> = lines[1..3]
         .iter()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
@@ -89,6 +100,12 @@ fn resumes_skipping_done_deals_and_a_torn_line() {
         .success()
         .stderr(predicate::str::contains("torn last line"))
         .stderr(predicate::str::contains("2 of 6 deals already"));
+    // Nothing was cut: the torn line is kept (ended by a newline) and skipped.
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .starts_with(&format!("{torn}\n"))
+    );
     let after = records(&out);
     assert_eq!(after.len(), 6);
     assert_eq!(after[..2], kept[..]);

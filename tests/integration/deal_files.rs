@@ -305,7 +305,7 @@ fn convert_refuses_to_write_over_its_input() {
         .assert()
         .code(2)
         .stderr(
-            "spider: error: ./deal.yaml: will not write over the input file; choose another output path\n",
+            "spider: error: ./deal.yaml: is the input file deal.yaml; not written over (choose another output file)\n",
         );
     assert_eq!(fs::read_to_string(&file).unwrap(), unwon_yaml());
 }

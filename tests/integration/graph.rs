@@ -444,7 +444,7 @@ fn bad_input_exits_2() {
         .assert()
         .code(2);
     spider()
-        .args(["graph", "--max-nodes", "0"])
+        .args(["graph", "--max-nodes", "-1"])
         .arg(&path)
         .assert()
         .code(2);
@@ -466,12 +466,13 @@ fn over_max_nodes_exits_3_and_writes_nothing() {
         ));
     assert!(!out.exists());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-    // An existing file is left as it was.
+    // An existing file is left as it was (even with --force).
     std::fs::write(&out, "old").unwrap();
     spider()
         .args([
             "graph",
             "deals/unwon-2017.yaml",
+            "--force",
             "--max-nodes",
             "2759",
             "-o",
@@ -488,6 +489,7 @@ fn over_max_nodes_exits_3_and_writes_nothing() {
             "deals/unwon-2017.yaml",
             "--max-nodes",
             "2760",
+            "--force",
             "-o",
         ])
         .arg(&out)

@@ -10,3 +10,4 @@ mod graph;
 mod numbered;
 mod proofs;
 mod solver;
+mod trust;

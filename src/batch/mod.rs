@@ -1,0 +1,100 @@
+//! Batches of numbered deals: what fraction of deals is winnable under which
+//! rules is a question about thousands of deals, run on many cores or many
+//! machines, over hours, with interruptions.
+//!
+//! So a batch is built to be cut up and resumed:
+//!
+//! - a [`DealRange`] (`A..B`, inclusive) of own or PySol numbers, optionally
+//!   cut into a [`Shard`] `K/N` (every N-th deal starting at the K-th), so N
+//!   machines can share a range with no coordination;
+//! - one [`Record`] per decided deal, written as a JSON line the moment the
+//!   deal is done ([`RecordWriter`]) after a [`Header`] line that says what
+//!   the file is; a rerun reads the file back ([`ResultsFile`]) and skips the
+//!   deals already in it, tolerating the torn last line a crash can leave
+//!   (nothing is ever cut from the file, and a file that is not a results
+//!   file is refused untouched);
+//! - a [`Summary`] of any set of records, from one run or merged from the
+//!   files of every shard: counts per verdict, the winnable share with a 95%
+//!   Wilson interval, time percentiles, line lengths, throughput.
+
+mod results;
+mod run;
+mod shard;
+mod summary;
+
+use std::path::{Path, PathBuf};
+
+pub use results::{DealKey, Header, Record, RecordWriter, ResultsFile, merge};
+pub use run::{BatchConfig, decide, run};
+pub use shard::{DealRange, Shard, Source, numbered_deal};
+pub use summary::{Share, StopCounts, Summary, Z95, percentile, wilson_interval};
+
+/// What can go wrong in a batch: bad ranges or shards, files that cannot be
+/// read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    /// A range that is not `A..B` with `A <= B`.
+    #[error("bad range `{text}`: {reason} (expected A..B, both inclusive, like 1..1000)")]
+    Range { text: String, reason: String },
+    /// A shard that is not `K/N` with `1 <= K <= N`.
+    #[error("bad shard `{text}`: {reason} (expected K/N with 1 <= K <= N, like 3/8)")]
+    Shard { text: String, reason: String },
+    /// A deal number the chosen source does not have.
+    #[error("{0}")]
+    Number(String),
+    /// A file that is not a results file: it is not used and not touched.
+    #[error(
+        "{}: not a spider batch results file (line {line} is not a result record); \
+         it is left untouched: choose another results file",
+        path.display()
+    )]
+    NotResults { path: PathBuf, line: usize },
+    /// A results file that could not be read, written or created.
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl BatchError {
+    fn io(path: &Path, source: std::io::Error) -> BatchError {
+        BatchError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+#[cfg(test)]
+mod test_support {
+    use crate::cards::SuitCount;
+    use crate::deal::Rules;
+    use crate::solve::{StopReason, Verdict};
+
+    use super::{Record, Source};
+
+    pub(crate) fn record(
+        number: u128,
+        verdict: Verdict,
+        seconds: f64,
+        line: Option<usize>,
+    ) -> Record {
+        Record {
+            number,
+            source: Source::Own,
+            suits: SuitCount::Four,
+            rules: Rules::Standard,
+            verdict,
+            stopped_by: (verdict == Verdict::Undecided).then_some(StopReason::Time),
+            seconds,
+            positions: 10,
+            line_length: line,
+            finished_at: 1000.0 + number as f64,
+        }
+    }
+
+    pub(crate) fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 5e-5
+    }
+}

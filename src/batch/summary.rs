@@ -1,0 +1,368 @@
+//! The summary of any set of records: counts per verdict, the winnable
+//! share with a 95% Wilson interval, time percentiles, line lengths,
+//! throughput.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::solve::{StopReason, Verdict};
+
+use super::Record;
+
+/// The 95% two-sided normal quantile.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// The Wilson score interval for `successes` out of `trials` at normal
+/// quantile `z`; `None` for no trials.
+pub fn wilson_interval(successes: u64, trials: u64, z: f64) -> Option<(f64, f64)> {
+    if trials == 0 {
+        return None;
+    }
+    let n = trials as f64;
+    let p = successes as f64 / n;
+    let z2 = z * z;
+    let denominator = 1.0 + z2 / n;
+    let center = (p + z2 / (2.0 * n)) / denominator;
+    let half = z / denominator * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    Some(((center - half).max(0.0), (center + half).min(1.0)))
+}
+
+/// The `p`-th percentile (0 to 100) of ascending `sorted` values, by linear
+/// interpolation between closest ranks (the usual median for p = 50; NumPy's
+/// and R's default); `None` for no values.
+pub fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let rank = p.clamp(0.0, 100.0) / 100.0 * (sorted.len() - 1) as f64;
+    let below = rank.floor() as usize;
+    let above = rank.ceil() as usize;
+    Some(sorted[below] + (sorted[above] - sorted[below]) * (rank - below as f64))
+}
+
+/// A share with its 95% Wilson interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Share {
+    pub count: u64,
+    pub of: u64,
+    pub share: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Share {
+    fn new(count: u64, of: u64) -> Option<Share> {
+        let (low, high) = wilson_interval(count, of, Z95)?;
+        Some(Share {
+            count,
+            of,
+            share: count as f64 / of as f64,
+            low,
+            high,
+        })
+    }
+}
+
+/// Undecided deals by the limit that stopped them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct StopCounts {
+    pub positions: u64,
+    pub time: u64,
+    pub memory: u64,
+    pub cancelled: u64,
+    /// Decided but for lines that turn up unknown cards.
+    pub unknown_cards: u64,
+    /// Records that give no reason.
+    pub unknown: u64,
+}
+
+/// What a set of records says.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub deals: u64,
+    pub winnable: u64,
+    pub unwinnable: u64,
+    pub undecided: u64,
+    pub undecided_by: StopCounts,
+    /// Decided deals (winnable or unwinnable) over all deals.
+    pub decided_share: Option<f64>,
+    /// Winnable deals among the decided ones.
+    pub winnable_of_decided: Option<Share>,
+    /// Winnable deals among all deals (undecided counted as not won).
+    pub winnable_of_all: Option<Share>,
+    pub median_seconds: Option<f64>,
+    pub p95_seconds: Option<f64>,
+    pub median_line_length: Option<f64>,
+    /// Sum of the per-deal seconds.
+    pub solve_seconds: f64,
+    /// Wall-clock seconds of the run (measured by a live run; for merged
+    /// files, from the first deal's start to the last deal's end).
+    pub wall_seconds: Option<f64>,
+    /// Deals per wall-clock second.
+    pub deals_per_second: Option<f64>,
+}
+
+impl Summary {
+    /// Summarizes records. `wall` is the run's measured wall-clock seconds
+    /// and `deals_in_wall` how many deals it decided in that time; with
+    /// `None` the wall time is the span of the records' own timestamps.
+    pub fn of(records: &[Record], wall: Option<(f64, u64)>) -> Summary {
+        let count = |outcome| records.iter().filter(|r| r.verdict == outcome).count() as u64;
+        let (winnable, unwinnable, undecided) = (
+            count(Verdict::Winnable),
+            count(Verdict::Unwinnable),
+            count(Verdict::Undecided),
+        );
+        let mut undecided_by = StopCounts::default();
+        for record in records.iter().filter(|r| r.verdict == Verdict::Undecided) {
+            match record.stopped_by {
+                Some(StopReason::Positions) => undecided_by.positions += 1,
+                Some(StopReason::Time) => undecided_by.time += 1,
+                Some(StopReason::Memory) => undecided_by.memory += 1,
+                Some(StopReason::Cancelled) => undecided_by.cancelled += 1,
+                Some(StopReason::UnknownCards) => undecided_by.unknown_cards += 1,
+                None => undecided_by.unknown += 1,
+            }
+        }
+        let deals = records.len() as u64;
+        let decided = winnable + unwinnable;
+        let mut seconds: Vec<f64> = records.iter().map(|r| r.seconds).collect();
+        seconds.sort_by(f64::total_cmp);
+        let mut lines: Vec<f64> = records
+            .iter()
+            .filter(|r| r.verdict == Verdict::Winnable)
+            .filter_map(|r| r.line_length)
+            .map(|n| n as f64)
+            .collect();
+        lines.sort_by(f64::total_cmp);
+        let (wall_seconds, rate_deals) = match wall {
+            Some((seconds, deals_in_wall)) => (Some(seconds), deals_in_wall),
+            None => {
+                let stamped: Vec<&Record> =
+                    records.iter().filter(|r| r.finished_at > 0.0).collect();
+                let start = stamped
+                    .iter()
+                    .map(|r| r.finished_at - r.seconds)
+                    .min_by(f64::total_cmp);
+                let end = stamped.iter().map(|r| r.finished_at).max_by(f64::total_cmp);
+                (start.zip(end).map(|(s, e)| e - s), stamped.len() as u64)
+            }
+        };
+        Summary {
+            deals,
+            winnable,
+            unwinnable,
+            undecided,
+            undecided_by,
+            decided_share: (deals > 0).then(|| decided as f64 / deals as f64),
+            winnable_of_decided: Share::new(winnable, decided),
+            winnable_of_all: Share::new(winnable, deals),
+            median_seconds: percentile(&seconds, 50.0),
+            p95_seconds: percentile(&seconds, 95.0),
+            median_line_length: percentile(&lines, 50.0),
+            solve_seconds: seconds.iter().sum(),
+            wall_seconds,
+            deals_per_second: wall_seconds
+                .filter(|&w| w > 0.0)
+                .map(|w| rate_deals as f64 / w),
+        }
+    }
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn duration(seconds: f64) -> String {
+    if seconds < 60.0 {
+        format!("{seconds:.3} s")
+    } else {
+        let total = seconds.round() as u64;
+        let (h, m, s) = (total / 3600, total / 60 % 60, total % 60);
+        if h > 0 {
+            format!("{h}h {m:02}m {s:02}s")
+        } else {
+            format!("{m}m {s:02}s")
+        }
+    }
+}
+
+impl fmt::Display for Summary {
+    /// The summary for people, one fact a line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let of_all = |n: u64| {
+            if self.deals == 0 {
+                String::new()
+            } else {
+                format!("  {:>6}", percent(n as f64 / self.deals as f64))
+            }
+        };
+        writeln!(f, "deals         {:>8}", self.deals)?;
+        writeln!(
+            f,
+            "winnable      {:>8}{}",
+            self.winnable,
+            of_all(self.winnable)
+        )?;
+        writeln!(
+            f,
+            "unwinnable    {:>8}{}",
+            self.unwinnable,
+            of_all(self.unwinnable)
+        )?;
+        write!(
+            f,
+            "undecided     {:>8}{}",
+            self.undecided,
+            of_all(self.undecided)
+        )?;
+        let by = self.undecided_by;
+        let reasons: Vec<String> = [
+            ("time", by.time),
+            ("positions", by.positions),
+            ("memory", by.memory),
+            ("cancelled", by.cancelled),
+            ("unknown cards", by.unknown_cards),
+            ("no reason given", by.unknown),
+        ]
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(name, n)| format!("{name} {n}"))
+        .collect();
+        if reasons.is_empty() {
+            writeln!(f)?;
+        } else {
+            writeln!(f, "  (stopped by {})", reasons.join(", "))?;
+        }
+        if let Some(decided) = self.decided_share {
+            writeln!(f, "decided       {:>8}", percent(decided))?;
+        }
+        for (name, share, none) in [
+            (
+                "winnable of decided",
+                self.winnable_of_decided,
+                "no deal decided",
+            ),
+            ("winnable of all", self.winnable_of_all, "no deals"),
+        ] {
+            match share {
+                Some(s) => writeln!(
+                    f,
+                    "{name:<20} {} ({}/{}; 95% CI {} to {})",
+                    percent(s.share),
+                    s.count,
+                    s.of,
+                    percent(s.low),
+                    percent(s.high)
+                )?,
+                None => writeln!(f, "{name:<20} n/a ({none})")?,
+            }
+        }
+        match (self.median_seconds, self.p95_seconds) {
+            (Some(median), Some(p95)) => writeln!(
+                f,
+                "time per deal        median {}, 95th percentile {}",
+                duration(median),
+                duration(p95)
+            )?,
+            _ => writeln!(f, "time per deal        n/a")?,
+        }
+        match self.median_line_length {
+            Some(median) => writeln!(f, "winning line         median {median} moves")?,
+            None => writeln!(f, "winning line         n/a (no winnable deal)")?,
+        }
+        write!(f, "wall time            ")?;
+        match self.wall_seconds {
+            Some(wall) => write!(f, "{}", duration(wall))?,
+            None => write!(f, "n/a")?,
+        }
+        if let Some(rate) = self.deals_per_second {
+            write!(f, ", {rate:.2} deals/s")?;
+        }
+        writeln!(f, " (solver time {})", duration(self.solve_seconds))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::batch::test_support::{close, record};
+
+    #[test]
+    fn wilson_interval_known_values() {
+        // Textbook values: 0 of 10 -> [0, 0.2775]; 5 of 10 -> [0.2366,
+        // 0.7634]; 10 of 10 -> [0.7225, 1]; 1 of 10 -> [0.0179, 0.4042].
+        let (lo, hi) = wilson_interval(0, 10, Z95).unwrap();
+        assert!(close(lo, 0.0) && close(hi, 0.2775), "{lo} {hi}");
+        let (lo, hi) = wilson_interval(5, 10, Z95).unwrap();
+        assert!(close(lo, 0.2366) && close(hi, 0.7634), "{lo} {hi}");
+        let (lo, hi) = wilson_interval(10, 10, Z95).unwrap();
+        assert!(close(lo, 0.7225) && close(hi, 1.0), "{lo} {hi}");
+        let (lo, hi) = wilson_interval(1, 10, Z95).unwrap();
+        assert!(close(lo, 0.0179) && close(hi, 0.4042), "{lo} {hi}");
+        assert_eq!(wilson_interval(0, 0, Z95), None);
+    }
+
+    #[test]
+    fn percentiles_interpolate_between_ranks() {
+        assert_eq!(percentile(&[], 50.0), None);
+        assert_eq!(percentile(&[7.0], 95.0), Some(7.0));
+        assert_eq!(percentile(&[1.0, 2.0, 3.0, 4.0], 50.0), Some(2.5));
+        assert_eq!(percentile(&[1.0, 2.0, 3.0], 50.0), Some(2.0));
+        let twenty: Vec<f64> = (1..=20).map(f64::from).collect();
+        // NumPy: np.percentile(range(1, 21), 95) == 19.05
+        assert!(close(percentile(&twenty, 95.0).unwrap(), 19.05));
+        assert_eq!(percentile(&twenty, 0.0), Some(1.0));
+        assert_eq!(percentile(&twenty, 100.0), Some(20.0));
+    }
+
+    #[test]
+    fn summary_counts_shares_and_times() {
+        let records = vec![
+            record(1, Verdict::Winnable, 1.0, Some(100)),
+            record(2, Verdict::Winnable, 2.0, Some(200)),
+            record(3, Verdict::Unwinnable, 3.0, None),
+            record(4, Verdict::Undecided, 4.0, None),
+        ];
+        let summary = Summary::of(&records, None);
+        assert_eq!(
+            (
+                summary.deals,
+                summary.winnable,
+                summary.unwinnable,
+                summary.undecided
+            ),
+            (4, 2, 1, 1)
+        );
+        assert_eq!(summary.undecided_by.time, 1);
+        assert_eq!(summary.decided_share, Some(0.75));
+        let decided = summary.winnable_of_decided.unwrap();
+        assert_eq!((decided.count, decided.of), (2, 3));
+        assert!(close(decided.share, 2.0 / 3.0));
+        let (lo, hi) = wilson_interval(2, 3, Z95).unwrap();
+        assert_eq!((decided.low, decided.high), (lo, hi));
+        assert_eq!(summary.winnable_of_all.unwrap().of, 4);
+        assert_eq!(summary.median_seconds, Some(2.5));
+        assert!(close(summary.p95_seconds.unwrap(), 3.85));
+        assert_eq!(summary.median_line_length, Some(150.0));
+        assert_eq!(summary.solve_seconds, 10.0);
+        // Deal 1 started at 1001 - 1 = 1000, deal 4 ended at 1004.
+        assert_eq!(summary.wall_seconds, Some(4.0));
+        assert_eq!(summary.deals_per_second, Some(1.0));
+        let text = summary.to_string();
+        assert!(
+            text.contains("winnable of decided  66.7% (2/3; 95% CI"),
+            "{text}"
+        );
+        assert!(text.contains("(stopped by time 1)"), "{text}");
+
+        let live = Summary::of(&records, Some((8.0, 2)));
+        assert_eq!(live.wall_seconds, Some(8.0));
+        assert_eq!(live.deals_per_second, Some(0.25));
+
+        let empty = Summary::of(&[], None);
+        assert_eq!(empty.winnable_of_all, None);
+        assert!(empty.to_string().contains("n/a"));
+    }
+}

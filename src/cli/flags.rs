@@ -1,0 +1,175 @@
+//! Strict readers for the numeric flags every command shares.
+//!
+//! A limit flag takes a number in a stated range, or `0` for no limit: the
+//! one meaning of "no limit" in every command. Negative, NaN, infinite and
+//! absurdly large values are refused by clap (exit 2) with a message that
+//! names the flag and the accepted range, instead of panicking or silently
+//! meaning something else.
+
+use std::time::Duration;
+
+/// The longest time limit accepted: 30 days, in seconds.
+pub const MAX_SECONDS: f64 = 30.0 * 24.0 * 3600.0;
+/// The largest count limit accepted (positions, nodes, completions).
+pub const MAX_COUNT: u64 = 1_000_000_000_000_000;
+/// The largest memory limit accepted: 1 PiB.
+pub const MAX_BYTES: u64 = 1 << 50;
+/// The most threads `-j/--jobs` accepts.
+pub const MAX_JOBS: usize = 1024;
+
+/// A time limit: `None` is no limit (written `0`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeLimit(pub Option<Duration>);
+
+/// A limit on a count (positions, nodes, completions): `None` is no limit
+/// (written `0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountLimit(pub Option<u64>);
+
+/// A memory limit in bytes: `None` is no limit (written `0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeLimit(pub Option<u64>);
+
+/// Reads a time limit in seconds: `0` for no limit, or a number from 0.001
+/// to 30 days (2592000).
+pub fn time_limit(text: &str) -> Result<TimeLimit, String> {
+    let range =
+        || format!("expected 0 (no limit) or a number of seconds from 0.001 to {MAX_SECONDS:.0}");
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number; {}", range()))?;
+    if seconds == 0.0 {
+        return Ok(TimeLimit(None));
+    }
+    if !(0.001..=MAX_SECONDS).contains(&seconds) {
+        return Err(format!("`{text}` is out of range; {}", range()));
+    }
+    Ok(TimeLimit(Some(Duration::from_secs_f64(seconds))))
+}
+
+/// Reads a count limit: `0` for no limit, or a whole number up to 10^15.
+pub fn count_limit(text: &str) -> Result<CountLimit, String> {
+    let range = || format!("expected 0 (no limit) or a whole number from 1 to {MAX_COUNT}");
+    let count: u64 =
+        parse_whole(text).ok_or_else(|| format!("`{text}` is not a whole number; {}", range()))?;
+    match count {
+        0 => Ok(CountLimit(None)),
+        n if n <= MAX_COUNT => Ok(CountLimit(Some(n))),
+        _ => Err(format!("`{text}` is out of range; {}", range())),
+    }
+}
+
+/// Reads a thread count for `-j/--jobs`: 1 to 1024.
+pub fn jobs(text: &str) -> Result<usize, String> {
+    let range = || format!("expected a number of threads from 1 to {MAX_JOBS}");
+    let jobs =
+        parse_whole(text).ok_or_else(|| format!("`{text}` is not a whole number; {}", range()))?;
+    if (1..=MAX_JOBS as u64).contains(&jobs) {
+        Ok(jobs as usize)
+    } else {
+        Err(format!("`{text}` is out of range; {}", range()))
+    }
+}
+
+/// Reads a memory limit: `0` for no limit, or a size with an optional K, M,
+/// G or T suffix (powers of 1024; `B`, `iB` accepted) up to 1 PiB.
+pub fn size_limit(text: &str) -> Result<SizeLimit, String> {
+    let range = "expected 0 (no limit) or a size like 512M or 4G (K, M, G, T: powers of 1024), at most 1024T";
+    let trimmed = text.trim();
+    let (number, unit) = match trimmed
+        .char_indices()
+        .find(|(_, c)| c.is_ascii_alphabetic())
+    {
+        Some((at, _)) => (&trimmed[..at], &trimmed[at..]),
+        None => (trimmed, ""),
+    };
+    let shift = match unit
+        .to_ascii_uppercase()
+        .trim_end_matches("IB")
+        .trim_end_matches('B')
+    {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err(format!("`{text}` is not a size; {range}")),
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size; {range}"))?;
+    let bytes = value * (1u64 << shift) as f64;
+    if !(0.0..=MAX_BYTES as f64).contains(&bytes) {
+        return Err(format!("`{text}` is out of range; {range}"));
+    }
+    Ok(SizeLimit(match bytes as u64 {
+        0 => None,
+        n => Some(n),
+    }))
+}
+
+/// A whole number, digits only (with `_` as a separator, as in 1_000_000).
+fn parse_whole(text: &str) -> Option<u64> {
+    let digits: String = text.trim().chars().filter(|&c| c != '_').collect();
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    // Too many digits for a u64 is out of range, not "not a number".
+    Some(digits.parse().unwrap_or(u64::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_limits_are_strict() {
+        assert_eq!(time_limit("0"), Ok(TimeLimit(None)));
+        assert_eq!(
+            time_limit("2.5"),
+            Ok(TimeLimit(Some(Duration::from_millis(2500))))
+        );
+        for bad in [
+            "-1",
+            "nan",
+            "NaN",
+            "inf",
+            "-inf",
+            "1e30",
+            "99999999999999999999",
+            "0.0001",
+            "",
+            "ten",
+        ] {
+            let err = time_limit(bad).unwrap_err();
+            assert!(err.contains("from 0.001 to 2592000"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn count_limits_are_strict() {
+        assert_eq!(count_limit("0"), Ok(CountLimit(None)));
+        assert_eq!(count_limit("1_000"), Ok(CountLimit(Some(1000))));
+        for bad in ["-1", "1.5", "nan", "1e6", "99999999999999999999999", ""] {
+            assert!(count_limit(bad).is_err(), "{bad}");
+        }
+        assert_eq!(jobs("4"), Ok(4));
+        for bad in ["0", "-2", "100000", "x"] {
+            assert!(jobs(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(size_limit("0"), Ok(SizeLimit(None)));
+        assert_eq!(size_limit("512M"), Ok(SizeLimit(Some(512 << 20))));
+        assert_eq!(size_limit("4G"), Ok(SizeLimit(Some(4 << 30))));
+        assert_eq!(size_limit("1.5GiB"), Ok(SizeLimit(Some(3 << 29))));
+        assert_eq!(size_limit("100"), Ok(SizeLimit(Some(100))));
+        for bad in ["4X", "-1G", "G", "nan", "infG", "1e30", "2000T"] {
+            assert!(size_limit(bad).is_err(), "{bad}");
+        }
+    }
+}
