@@ -9,9 +9,9 @@
 //!
 //! - **Dead ends** ([`dead_end`]): a relaxation of the rules in which every
 //!   real line can be played (and more), cheap enough to run on every
-//!   position. When even the relaxed game cannot empty a single pile, some
-//!   card can never leave its pile, so the position can never be won and
-//!   nothing below it needs to be examined.
+//!   position. When even the relaxed game cannot take every card off its
+//!   pile, the position can never be won and nothing below it needs to be
+//!   examined.
 //! - **Symmetry**: once the stock is empty, piles without face-down cards
 //!   are interchangeable ([`crate::game::Game::key`]); the search counts
 //!   positions that differ only by their order once.
@@ -84,33 +84,37 @@ impl std::fmt::Display for DeadEnd {
     }
 }
 
-/// Proves `position` lost when a relaxation of the rules cannot empty any
-/// pile. Returns the card that is stuck on the pile hiding the most
-/// face-down cards; `None` when the test proves nothing (including every
-/// position with an unknown card, an empty pile or a win, and every
-/// position whose cards are not exactly the runs still to remove).
+/// Proves `position` lost when, even in a relaxation of the rules, some
+/// card can never leave its pile. Returns the stuck card of the pile hiding
+/// the most face-down cards; `None` when the test proves nothing (including
+/// every position with an unknown card or a win, and every position whose
+/// cards are not exactly the runs still to remove).
 ///
 /// # The relaxation
 ///
 /// Take the cards of each pile as they lie, face-down ones included (they
 /// never move before they turn up, and their faces are known). The relaxed
 /// game keeps, for each pile, how many of those cards have *left* it, from
-/// the top down, and which cards have ever been *exposed*: every card
-/// still to come from the stock, every card that was at some time the
-/// topmost one still on its pile, and every card that left. Exposed cards
-/// stay exposed for good, as targets, whatever covers them later. The card
-/// `c` on top of what remains of a pile may leave when
+/// the top down; which cards have ever been *exposed*: every card still to
+/// come from the stock, every card that was at some time the topmost one
+/// still on its pile, and every card that left; and which cards *lie on an
+/// emptied pile* (a pile all of whose own cards left). Exposed cards stay
+/// exposed for good, as targets, whatever covers them later. The card `c`
+/// on top of what remains of a pile may leave when
 ///
 /// 1. some exposed card is one rank higher (it could lie on it), or
 /// 2. the card under `c` on the same pile is face up, of the same suit and
 ///    one rank higher (`c` can leave together with it, in one run), or
 /// 3. `c` is a king and every other card of its suit, ace to queen, has an
 ///    exposed copy (its run could be completed on it and removed), or
-/// 4. some pile has had every card leave (an empty pile takes anything).
+/// 4. an emptied pile has no card lying on it: `c` then lies on it, and
+///    leaves it again (freeing it) once rule 1 or 3 allows.
 ///
-/// Leaving only makes more cards exposed, so applying the rules until
-/// nothing changes gives one fixed point. If at that point no pile has had
-/// every card leave, the position is lost.
+/// Leaving by rules 1 to 3 only exposes cards and empties piles, so it never
+/// stands in the way of anything: the test applies them until nothing
+/// changes, then tries every choice of card for rule 4, depth first (at
+/// most [`SLOT_SEARCH_BUDGET`] states; past that it gives up). If no choice
+/// ever takes every card off its pile, the position is lost.
 ///
 /// # Why no win is lost
 ///
@@ -118,105 +122,88 @@ impl std::fmt::Display for DeadEnd {
 /// at some time, by a move or in a completed run. Take any line of real
 /// play and order the cards of the position by the move at which each
 /// first leaves its pile, the higher one first among cards leaving
-/// together. Suppose `c` is the first in that order that the fixed point
-/// does not let leave. Every card above `c` on its pile left before it, or
-/// leaves with it in the same run and is then face up, of `c`'s suit and
-/// one rank lower than the card under it (rule 2), so all are allowed to
-/// leave and `c` is the top of what remains. Then `c` leaves:
+/// together. The relaxed game can follow the line: suppose `c` is the
+/// first card in that order it cannot let leave. Every card above `c` on
+/// its pile left before it, or leaves with it in the same run and is then
+/// face up, of `c`'s suit and one rank lower than the card under it (rule
+/// 2), so `c` is the top of what remains. Then `c` leaves:
 ///
 /// - onto the top card `t` of another pile: `t` is a stock card, or was
 ///   moved before (so it left its own pile, earlier in the order), or lies
 ///   where it was with everything above it gone (earlier in the order);
-///   either way the fixed point exposes `t`, and rule 1 lets `c` leave;
-/// - onto an empty pile: every card of that pile left before `c`, so rule
-///   4 applies (and the test gives up);
+///   either way `t` is exposed, and rule 1 lets `c` leave;
+/// - onto an empty pile: every card of that pile left before, so it is an
+///   emptied pile; the card that last lay at its bottom in the real line
+///   has left it, by a move onto an exposed card or in a completed run, so
+///   rule 1 or 3 freed it in the relaxed game too; rule 4 lets `c` leave
+///   (the depth-first search tries this choice);
 /// - in a run removed with `c` as its king: each of the other twelve cards
 ///   was moved onto `c` (exposed as above) or lay above `c` already and
 ///   leaves with it (allowed, see above), so rule 3 lets `c` leave;
 /// - in a run removed with a card of the same pile under `c`: rule 2.
 ///
-/// Each case contradicts the choice of `c`, so every card of every real
-/// line leaves in the relaxation too; when the fixed point empties no
-/// pile, no real line removes every card, and none wins. Dealing (onto
-/// empty piles or not) only adds exposed cards, which the relaxation has
-/// counted from the start.
+/// Each case contradicts the choice of `c`. Applying rules 1 to 3 early
+/// never hurts the relaxed game: it has at least the exposed cards, the
+/// cards gone and the free emptied piles of the line it follows. So when
+/// no relaxed line takes every card off its pile, no real line removes
+/// every card, and none wins. Dealing (onto empty piles or not) only adds
+/// exposed cards, which the relaxation has counted from the start.
 pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
     if position.is_won() || position.is_reveal() {
         return None;
     }
-    let mut exposed = Exposed::default();
+    let mut table = Table {
+        cards: [0; DECK_CARDS],
+        start: [0; PILES],
+        down: [0; PILES],
+        remaining: [0; PILES],
+        exposed: Exposed::default(),
+        slotted: Vec::new(),
+    };
     for row in &game.stock()[position.rows_dealt()..] {
         for slot in row {
-            exposed.add(slot.known()?);
+            table.exposed.add(slot.known()?);
         }
     }
-    // Every pile's cards, bottom first, in one array.
-    let mut cards = [0u8; DECK_CARDS];
-    let mut start = [0usize; PILES];
-    let mut down = [0usize; PILES];
-    let mut remaining = [0usize; PILES];
     let mut n = 0;
     for pile in 0..PILES {
-        start[pile] = n;
-        down[pile] = position.face_down_count(pile);
-        let hidden = &game.face_down_cards(pile)[..down[pile]];
+        table.start[pile] = n;
+        table.down[pile] = position.face_down_count(pile);
+        let hidden = &game.face_down_cards(pile)[..table.down[pile]];
         for card in hidden
             .iter()
             .map(|slot| slot.known())
             .chain(position.face_up(pile))
         {
-            cards[n] = card?.index();
+            table.cards[n] = card?.index();
             n += 1;
         }
-        remaining[pile] = n - start[pile];
-        if remaining[pile] == 0 {
-            return None;
-        }
+        table.remaining[pile] = n - table.start[pile];
     }
     // The argument needs "a win removes every card": true when the cards in
     // play are exactly the runs still to remove (a consistent deal), not
     // for a file with cards too many.
-    let in_play = n + 10 * (game.stock().len() - position.rows_dealt());
+    let in_play = n + PILES * (game.stock().len() - position.rows_dealt());
     if in_play != 13 * (8 - position.runs_removed()) {
         return None;
     }
-    loop {
-        let mut changed = false;
-        for pile in 0..PILES {
-            while remaining[pile] > 0 {
-                let i = start[pile] + remaining[pile] - 1;
-                let card = Card::from_index(cards[i]);
-                // A card newly exposed is a change too: it may be the
-                // target a pile examined earlier in this round needs.
-                changed |= exposed.add(card);
-                let rides = remaining[pile] >= 2
-                    && remaining[pile] - 2 >= down[pile]
-                    && card.continues_run(Card::from_index(cards[i - 1]));
-                let leaves = rides
-                    || (card.rank() < KING && exposed.rank(card.rank() + 1))
-                    || (card.rank() == KING && exposed.rest_of_suit(card.suit()));
-                if !leaves {
-                    break;
-                }
-                remaining[pile] -= 1;
-                changed = true;
-            }
-            if remaining[pile] == 0 {
-                return None;
-            }
-        }
-        if !changed {
-            break;
-        }
+    let mut budget = SLOT_SEARCH_BUDGET;
+    let mut first = None;
+    if table.can_clear(&mut budget, &mut first, &mut ahash::AHashSet::new()) || budget == 0 {
+        return None;
     }
+    // Report the pile hiding the most face-down cards that the first fixed
+    // point left stuck.
+    let stuck = first.expect("the search records its first fixed point");
     (0..PILES)
+        .filter(|&pile| stuck.remaining[pile] > 0)
         .map(|pile| {
-            let under = remaining[pile] - 1;
+            let under = stuck.remaining[pile] - 1;
             DeadEnd {
                 pile,
-                card: Card::from_index(cards[start[pile] + under]),
+                card: Card::from_index(stuck.cards[stuck.start[pile] + under]),
                 under,
-                face_down_never: down[pile].min(under + 1),
+                face_down_never: stuck.down[pile].min(under + 1),
             }
         })
         .max_by_key(|dead| {
@@ -228,8 +215,121 @@ pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
         })
 }
 
+/// The most states the search over empty-pile choices may visit before the
+/// test gives up (and proves nothing).
+const SLOT_SEARCH_BUDGET: u32 = 200;
+
+/// A state of the relaxed game: the position's cards (each pile bottom
+/// first in one array), how many of each pile's cards have not left yet,
+/// the exposed cards, and the cards lying on emptied piles.
+#[derive(Clone)]
+struct Table {
+    cards: [u8; DECK_CARDS],
+    start: [usize; PILES],
+    down: [usize; PILES],
+    remaining: [usize; PILES],
+    exposed: Exposed,
+    /// Cards that left onto an emptied pile and lie there (each the bottom
+    /// card of that pile) until they may leave it too.
+    slotted: Vec<Card>,
+}
+
+impl Table {
+    /// Whether `card`, on top of what remains of its pile (or lying on an
+    /// emptied pile), may leave by rules 1 and 3.
+    fn may_leave(&self, card: Card) -> bool {
+        (card.rank() < KING && self.exposed.rank(card.rank() + 1))
+            || (card.rank() == KING && self.exposed.rest_of_suit(card.suit()))
+    }
+
+    /// Applies rules 1 to 3 until nothing changes: every card that may
+    /// leave leaves (which only exposes cards and frees piles, so it never
+    /// stands in the way of anything).
+    fn settle(&mut self) {
+        loop {
+            let mut changed = false;
+            for pile in 0..PILES {
+                while self.remaining[pile] > 0 {
+                    let i = self.start[pile] + self.remaining[pile] - 1;
+                    let card = Card::from_index(self.cards[i]);
+                    // A card newly exposed is a change too: it may be the
+                    // target a pile examined earlier in this round needs.
+                    changed |= self.exposed.add(card);
+                    let rides = self.remaining[pile] >= 2
+                        && self.remaining[pile] - 2 >= self.down[pile]
+                        && card.continues_run(Card::from_index(self.cards[i - 1]));
+                    if !rides && !self.may_leave(card) {
+                        break;
+                    }
+                    self.remaining[pile] -= 1;
+                    changed = true;
+                }
+            }
+            let before = self.slotted.len();
+            let exposed = &self.exposed;
+            self.slotted.retain(|&card| {
+                !((card.rank() < KING && exposed.rank(card.rank() + 1))
+                    || (card.rank() == KING && exposed.rest_of_suit(card.suit())))
+            });
+            changed |= self.slotted.len() != before;
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    /// Whether some relaxed line takes every card off its pile: settle,
+    /// then try each stuck top card on a free emptied pile (rule 4), depth
+    /// first, within `budget` states (`budget` reaches 0 when it gave up).
+    /// `first` receives the first settled state, for the report.
+    fn can_clear(
+        &mut self,
+        budget: &mut u32,
+        first: &mut Option<Table>,
+        seen: &mut ahash::AHashSet<([usize; PILES], Vec<Card>)>,
+    ) -> bool {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        self.settle();
+        if first.is_none() {
+            *first = Some(self.clone());
+        }
+        if self.remaining.iter().all(|&r| r == 0) {
+            return true;
+        }
+        let emptied = self.remaining.iter().filter(|&&r| r == 0).count();
+        if emptied <= self.slotted.len() {
+            return false;
+        }
+        let mut key = (self.remaining, self.slotted.clone());
+        key.1.sort_unstable();
+        if !seen.insert(key) {
+            return false;
+        }
+        for pile in 0..PILES {
+            if self.remaining[pile] == 0 {
+                continue;
+            }
+            let mut next = self.clone();
+            let top = next.start[pile] + next.remaining[pile] - 1;
+            next.slotted.push(Card::from_index(next.cards[top]));
+            next.remaining[pile] -= 1;
+            if next.can_clear(budget, first, seen) {
+                return true;
+            }
+            if *budget == 0 {
+                return false;
+            }
+        }
+        false
+    }
+}
+
 /// The exposed cards of the relaxation: by rank (any suit may be a target)
 /// and by card (for a king's run).
+#[derive(Clone)]
 struct Exposed {
     ranks: [bool; KING as usize + 2],
     cards: [bool; Card::DISTINCT],

@@ -1,0 +1,71 @@
+//! The ladder of stuck players' positions (`benches/ladder/`: PySol games
+//! 5001..5020 played by an imperfect player, captured with 3, 2, 1 and 0
+//! stock rows left), each decided on one core with the default flags of
+//! `spider analyze`. Prints each position's verdict, time and positions,
+//! then per rung the share decided within 10 s and within the limit.
+//!
+//! `cargo bench --bench ladder` (60 s per position: up to 80 minutes);
+//! `LADDER_SECONDS=10` for the 10 s figure alone, `LADDER_RUNGS=0,1` for
+//! some rungs, `LADDER_REDUCTIONS=none` for the plain search.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use spider_analyzer::deal::load;
+use spider_analyzer::solve::{Limits, Reductions, Verdict, analyze};
+
+fn main() {
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let seconds: u64 = std::env::var("LADDER_SECONDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(60);
+    let rungs: Vec<usize> = std::env::var("LADDER_RUNGS")
+        .ok()
+        .map(|v| v.split(',').filter_map(|r| r.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![3, 2, 1, 0]);
+    let reductions = match std::env::var("LADDER_REDUCTIONS").as_deref() {
+        Ok("none") => Reductions::NONE,
+        _ => Reductions::ALL,
+    };
+    let limits = Limits {
+        time_limit: Some(Duration::from_secs(seconds)),
+        memory_limit: Some(4 << 30),
+        reductions,
+        ..Limits::default()
+    };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/ladder");
+    println!("rung  game  verdict     seconds  positions  dead ends");
+    let mut table = Vec::new();
+    for rung in rungs {
+        let (mut positions, mut within_10, mut within_limit) = (0, 0, 0);
+        for game in 5001..=5020 {
+            let path = dir.join(format!("r{rung}-g{game}.yaml"));
+            let Ok(deal) = load(&path) else { continue };
+            let started = Instant::now();
+            let analysis = analyze(&deal, &limits, &AtomicBool::new(false)).expect("a valid deal");
+            let elapsed = started.elapsed().as_secs_f64();
+            positions += 1;
+            if analysis.verdict != Verdict::Undecided {
+                within_limit += 1;
+                within_10 += (elapsed <= 10.0) as usize;
+            }
+            println!(
+                "r{rung}    {game}  {:<10} {elapsed:>8.2} {:>10} {:>10}",
+                analysis.verdict.to_string(),
+                analysis.positions,
+                analysis.dead_ends
+            );
+        }
+        table.push((rung, positions, within_10, within_limit));
+    }
+    println!(
+        "\n| stock rows left | positions | decided within 10 s | decided within {seconds} s |"
+    );
+    println!("|---|---|---|---|");
+    for (rung, positions, within_10, within_limit) in table {
+        println!("| {rung} | {positions} | {within_10} | {within_limit} |");
+    }
+}
