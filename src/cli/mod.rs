@@ -11,6 +11,8 @@ mod check;
 mod convert;
 mod deal;
 mod graph;
+mod hidden;
+mod hint;
 mod queens;
 mod quiz;
 mod replay;
@@ -50,6 +52,8 @@ enum Command {
     Batch(batch::Args),
     /// Check a move list against a deal, move by move.
     Replay(replay::Args),
+    /// The move to play now, for a player who cannot see the XX cards.
+    Hint(hint::Args),
     /// Count the solutions of the N-queens puzzle with the search engine.
     Queens(queens::Args),
     /// Solve a self-referential multiple-choice quiz with the search engine.
@@ -78,6 +82,7 @@ pub fn main() -> ExitCode {
         Command::Deal(args) => deal::run(args),
         Command::Batch(args) => batch::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Hint(args) => hint::run(args),
         Command::Queens(args) => queens::run(args),
         Command::Quiz(args) => quiz::run(args),
     };
