@@ -571,12 +571,18 @@ impl std::fmt::Display for RevealGroup {
                         "none of {} XX cards turned up by the search",
                         self.unknown
                     ),
-                    (rows, Some(n)) => write!(
+                    ([row], Some(n)) => write!(
                         f,
-                        "{} of {} XX cards can be turned up (row{} {}; row {} by a line of {})",
+                        "{} of {} XX cards can be turned up (row {row}, by a line of {})",
                         self.turned_up,
                         self.unknown,
-                        if rows.len() == 1 { "" } else { "s" },
+                        moves(n)
+                    ),
+                    (rows, Some(n)) => write!(
+                        f,
+                        "{} of {} XX cards can be turned up (rows {}; row {} by a line of {})",
+                        self.turned_up,
+                        self.unknown,
                         rows.iter()
                             .map(ToString::to_string)
                             .collect::<Vec<_>>()

@@ -207,10 +207,17 @@ pub(crate) fn print_hint(out: &mut impl Write, hint: &Hint, sampled: bool) -> an
     };
     writeln!(out, "move to play now: {}  ({})", best.mv, best.words)?;
     match best.share {
-        Some(share) if best.wins > 0 => writeln!(
+        Some(share) if best.wins > 0 && sampled => writeln!(
             out,
             "  a win starts with it in {} of {} {which}: {share}",
             best.wins, best.of
+        )?,
+        Some(share) if best.wins > 0 => writeln!(
+            out,
+            "  a win starts with it in {} of {} {which} ({:.0} %)",
+            best.wins,
+            best.of,
+            share.share * 100.0
         )?,
         _ => writeln!(
             out,
@@ -220,13 +227,19 @@ pub(crate) fn print_hint(out: &mut impl Write, hint: &Hint, sampled: bool) -> an
     }
     writeln!(out, "every legal move, best first:")?;
     for (index, m) in hint.moves.iter().enumerate() {
+        // The interval only for a sample: over every completion the share
+        // is exact.
         let share = m.share.map_or(String::new(), |s| {
-            format!(
-                "{:>3.0} % ({:.0}–{:.0} %)",
-                s.share * 100.0,
-                s.low * 100.0,
-                s.high * 100.0
-            )
+            if sampled {
+                format!(
+                    "{:>3.0} % ({:.0}–{:.0} %)",
+                    s.share * 100.0,
+                    s.low * 100.0,
+                    s.high * 100.0
+                )
+            } else {
+                format!("{:>3.0} %", s.share * 100.0)
+            }
         });
         let note = kind_words(m.kind);
         writeln!(
