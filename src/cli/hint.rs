@@ -187,6 +187,7 @@ pub(crate) fn known_deal(analysis: &Analysis) -> Decided {
 
 fn kind_words(kind: Kind) -> &'static str {
     match kind {
+        Kind::TurnsUpAndBuilds => "turns up a card, builds a same-suit run",
         Kind::TurnsUp => "turns up a card",
         Kind::BuildsSuit => "builds a same-suit run",
         Kind::Other => "",

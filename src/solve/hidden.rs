@@ -23,7 +23,8 @@
 //! 4. With no plan (no sampled completion was won within the limits), it
 //!    plays the legal move whose resulting position the solver's heuristic
 //!    scores best, among those not reached before in this game; with none,
-//!    the game is lost.
+//!    the game is lost. Every 20 such moves in a row it samples again from
+//!    where it stands; after 200 it gives up.
 //!
 //! It stops when the game is won, when no move is left, or after
 //! `max_moves` moves. This is the cheap form of the hint (first moves
@@ -43,6 +44,11 @@ use crate::game::Move;
 use super::hint::{Play, kind};
 use super::sample::draw;
 use super::{Limits, SolveError, Verdict, analyze_unshortened, score};
+
+/// Moves without a plan after which the player samples again.
+const UNPLANNED_RESAMPLE: usize = 20;
+/// Moves without a plan in a row after which the game is given up.
+const UNPLANNED_GIVE_UP: usize = 200;
 
 /// How the hidden player plays.
 #[derive(Clone, Debug)]
@@ -72,7 +78,8 @@ pub struct HiddenGame {
     /// Face-down cards left at the end.
     pub face_down_left: usize,
     pub seconds: f64,
-    /// `won`, `no move left`, `move limit` or `cancelled`.
+    /// `won`, `no move left`, `no progress` (200 moves in a row without a
+    /// plan), `move limit` or `cancelled`.
     pub ended: &'static str,
 }
 
@@ -89,7 +96,7 @@ pub fn play_hidden(
     let mut plans: Vec<Vec<Move>> = Vec::new();
     let mut seen = HashSet::new();
     seen.insert(play.game().key(play.position()));
-    let (mut moves, mut decisions, mut unplanned) = (0, 0, 0);
+    let (mut moves, mut decisions, mut unplanned, mut unplanned_run) = (0, 0, 0, 0);
     // Whether the plans are up to date with what has been seen.
     let mut fresh = false;
     let ended = loop {
@@ -102,6 +109,17 @@ pub fn play_hidden(
         if moves >= settings.max_moves {
             break "move limit";
         }
+        // Lost in moves without a plan: sample again from here (the
+        // position has changed, a solver may now find a win), and give up
+        // when that keeps failing.
+        if plans.is_empty() && fresh && unplanned_run >= UNPLANNED_RESAMPLE {
+            if unplanned_run >= UNPLANNED_GIVE_UP {
+                break "no progress";
+            }
+            if unplanned_run % UNPLANNED_RESAMPLE == 0 {
+                fresh = false;
+            }
+        }
         if plans.is_empty() && !fresh {
             plans = sample_plans(&play, settings, &mut rng, cancel)?;
             decisions += 1;
@@ -110,6 +128,7 @@ pub fn play_hidden(
         let legal = play.moves();
         let chosen = if plans.is_empty() {
             unplanned += 1;
+            unplanned_run += 1;
             legal
                 .iter()
                 .copied()
@@ -122,6 +141,7 @@ pub fn play_hidden(
                 .max_by_key(|(mv, next)| (score(next.position()), kind(play.position(), *mv)))
                 .map(|(mv, _)| mv)
         } else {
+            unplanned_run = 0;
             let votes = |mv: Move| plans.iter().filter(|p| p[0] == mv).count();
             legal
                 .iter()

@@ -30,8 +30,8 @@
 //!
 //! Ties (common: moves that turn up nothing and change nothing that matters
 //! win in the same completions) are broken toward moves that turn up a
-//! face-down card, then moves that build a same-suit run, then other moves,
-//! and the deal last.
+//! face-down card (those that also build a same-suit run first), then
+//! moves that build a same-suit run, then other moves, and the deal last.
 
 use std::sync::atomic::AtomicBool;
 
@@ -225,6 +225,8 @@ pub enum Kind {
     BuildsSuit,
     /// Uncovers a face-down card.
     TurnsUp,
+    /// Uncovers a face-down card and builds a same-suit run.
+    TurnsUpAndBuilds,
 }
 
 /// One legal move with its share.
@@ -263,15 +265,16 @@ pub fn kind(position: &Position, mv: Move) -> Kind {
         Move::Deal => Kind::Deal,
         Move::Shift { from, to, count } => {
             let (from, to) = (from as usize, to as usize);
-            let up = position.face_up_count(from);
-            if count as usize == up && position.face_down_count(from) > 0 {
-                return Kind::TurnsUp;
-            }
+            let turns_up = count as usize == position.face_up_count(from)
+                && position.face_down_count(from) > 0;
             let moved = position.card_from_top(from, count as usize - 1);
             let target = position.card_from_top(to, 0);
-            match (moved, target) {
-                (Some(m), Some(t)) if m.suit() == t.suit() => Kind::BuildsSuit,
-                _ => Kind::Other,
+            let builds = matches!((moved, target), (Some(m), Some(t)) if m.suit() == t.suit());
+            match (turns_up, builds) {
+                (true, true) => Kind::TurnsUpAndBuilds,
+                (true, false) => Kind::TurnsUp,
+                (false, true) => Kind::BuildsSuit,
+                (false, false) => Kind::Other,
             }
         }
     }

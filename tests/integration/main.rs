@@ -9,3 +9,4 @@ mod explore;
 mod graph;
 mod numbered;
 mod solver;
+mod unknown_cards;
