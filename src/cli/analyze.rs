@@ -242,7 +242,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(out)?;
     } else {
         print_report(
-            &mut out, &name, &deal, &game, &report, &analysis, &headline, args.quiet,
+            &mut out,
+            &Subject {
+                name: &name,
+                deal: &deal,
+                game: &game,
+            },
+            &report,
+            &analysis,
+            &headline,
+            args.quiet,
         )?;
         if let Some(decided) = &decided {
             print_completions(&mut out, decided)?;
@@ -426,16 +435,22 @@ fn mib(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
 }
 
+/// What the report is about: the file's name, its deal and its game.
+struct Subject<'a> {
+    name: &'a str,
+    deal: &'a Deal,
+    game: &'a Game,
+}
+
 fn print_report(
     out: &mut impl Write,
-    name: &str,
-    deal: &Deal,
-    game: &Game,
+    subject: &Subject,
     report: &check::Report,
     analysis: &Analysis,
     headline: &Headline,
     quiet: bool,
 ) -> anyhow::Result<()> {
+    let Subject { name, deal, game } = *subject;
     writeln!(
         out,
         "deal: {name} ({} suits, {} rules, {} stock rows, {} runs removed)",
