@@ -696,10 +696,9 @@ fn print_completions(out: &mut impl Write, decided: &Decided) -> anyhow::Result<
         let summary = decided.summary();
         writeln!(
             out,
-            "\ncompletions: {} ways to fill the {} XX slots ({}), too many to decide them all",
+            "\ncompletions: {} ways to fill the {} XX slots (every digit in --json), too many to decide them all",
             sample::approximate(&decided.total),
             decided.slots.len(),
-            decided.total
         )?;
         writeln!(
             out,

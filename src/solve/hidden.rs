@@ -207,32 +207,3 @@ fn sample_plans(
     }
     Ok(plans)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cards::SuitCount;
-    use crate::deal::{Rules, numbered};
-
-    /// A one-suit deal played blind: the play is legal to the end (the
-    /// referee applies only legal moves) and repeatable with the seed.
-    #[test]
-    fn a_one_suit_game_played_blind_is_repeatable() {
-        let deal = numbered::deal(1, SuitCount::One, Rules::Standard);
-        let settings = HiddenSettings {
-            samples: 2,
-            limits: Limits {
-                max_positions: Some(20_000),
-                ..Limits::default()
-            },
-            max_moves: 400,
-            seed: 1,
-        };
-        let cancel = AtomicBool::new(false);
-        let a = play_hidden(&deal, &settings, &cancel).unwrap();
-        let b = play_hidden(&deal, &settings, &cancel).unwrap();
-        assert_eq!((a.won, a.moves, a.decisions), (b.won, b.moves, b.decisions));
-        assert!(a.moves > 0);
-        assert!(a.won || a.ended != "won");
-    }
-}

@@ -96,7 +96,7 @@ impl Play {
     /// Plays a legal move; returns how many cards it turned up (face-down
     /// cards uncovered and stock cards dealt).
     pub fn apply(&mut self, mv: Move) -> usize {
-        let before = std::mem::replace(&mut self.position, Position::clone(self.game.start()));
+        let before = self.position.clone();
         let after = self.game.apply(&before, mv).position;
         let down_before: Vec<usize> = (0..PILES).map(|p| before.face_down_count(p)).collect();
         let mut turned: usize = (0..PILES)
@@ -352,4 +352,70 @@ pub fn hint(
         method,
         extra_solves,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deal::yaml;
+    use std::path::Path;
+
+    /// One suit, seven runs removed: K..2 on pile 1, the ace on pile 2.
+    const NEAR_WON: &str = "\
+suits: 1
+piles:
+  - {face_down: [], face_up: [KS, QS, JS, 10S, 9S, 8S, 7S, 6S, 5S, 4S, 3S, 2S]}
+  - {face_down: [], face_up: [AS]}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+removed: [S, S, S, S, S, S, S]
+";
+
+    #[test]
+    fn a_play_writes_back_the_runs_it_removed() {
+        let deal = yaml::from_str(NEAR_WON, Path::new("near-won.yaml")).unwrap();
+        let mut play = Play::new(&deal).unwrap();
+        let mv = Move::Shift {
+            from: 1,
+            to: 0,
+            count: 1,
+        };
+        assert_eq!(kind(play.position(), mv), Kind::BuildsSuit);
+        assert_eq!(play.apply(mv), 0);
+        let now = play.deal_now().unwrap();
+        assert_eq!(now.removed, vec![Suit::Spades; 8]);
+        assert!(now.piles[0].face_up.is_empty() && now.piles[1].face_up.is_empty());
+        assert!(Game::new(&now).unwrap().start().is_won());
+    }
+
+    #[test]
+    fn the_hidden_view_hides_every_face_down_and_stock_card() {
+        let deal = crate::deal::numbered::deal(
+            3,
+            crate::cards::SuitCount::Two,
+            crate::deal::Rules::Standard,
+        );
+        let mut play = Play::new(&deal).unwrap();
+        let mv = play.moves()[0];
+        play.apply(mv);
+        let view = play.hidden_view().unwrap();
+        let now = play.deal_now().unwrap();
+        assert_eq!(
+            view.unknown_places().len(),
+            44 + 50 - (54 - 10 - now.piles.iter().map(|p| p.face_down.len()).sum::<usize>())
+        );
+        for (seen, real) in view.piles.iter().zip(&now.piles) {
+            assert_eq!(seen.face_up, real.face_up);
+            assert_eq!(seen.face_down.len(), real.face_down.len());
+        }
+        // The candidates are exactly the unseen cards.
+        let report = crate::deal::check::check(&view);
+        assert!(report.consistent);
+    }
 }
