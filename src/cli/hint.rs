@@ -17,6 +17,9 @@ use spider_analyzer::solve::sample::{self, Decided};
 use spider_analyzer::solve::{Analysis, Limits};
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Exit codes: 0 a move to play, 1 no legal move, 2 bad usage or input (an inconsistent deal included)."
+)]
 pub struct Args {
     /// The deal file (YAML, or CLIPS facts), as the player sees it: every
     /// card never seen written `XX`.
