@@ -18,7 +18,9 @@ use spider_analyzer::game::{Game, compact_line};
 use spider_analyzer::solve::completions::{self, Completion};
 use spider_analyzer::solve::hint;
 use spider_analyzer::solve::sample::{self, Decided, SampleSummary};
-use spider_analyzer::solve::{Analysis, Limits, Progress, Verdict, analyze_with_progress};
+use spider_analyzer::solve::{
+    Analysis, Limits, Progress, Reductions, Verdict, analyze_with_progress,
+};
 
 /// The deal analyzed when no file is given: the 2017 game its player could
 /// not win in 20 hours, with its four never-seen cards.
@@ -77,6 +79,17 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Switch off the dead-end test of the exhaustive search (to measure it
+    /// or cross-check its verdicts; see docs/proofs.md).
+    #[arg(long)]
+    no_dead_ends: bool,
+    /// Switch off pile symmetry once the stock is empty (see docs/proofs.md).
+    #[arg(long)]
+    no_symmetry: bool,
+    /// Run only the exhaustive search (the proof), none of the guided
+    /// passes that look for a win first.
+    #[arg(long)]
+    exhaustive_only: bool,
 }
 
 /// Reads a size in bytes with an optional K, M or G suffix (powers of 1024).
@@ -127,6 +140,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         max_positions: args.max_positions,
         time_limit: (args.time_limit > 0.0).then(|| Duration::from_secs_f64(args.time_limit)),
         memory_limit: (args.memory_limit > 0).then_some(args.memory_limit),
+        reductions: Reductions {
+            dead_ends: !args.no_dead_ends,
+            symmetry: !args.no_symmetry,
+        },
+        exhaustive_only: args.exhaustive_only,
     };
     let cancel = super::cancel_on_ctrl_c();
     let spinner = super::spinner();
@@ -498,11 +516,7 @@ fn print_report(
         writeln!(out, "compact: {}", compact_line(line))?;
     }
     if analysis.verdict == Verdict::Unwinnable {
-        writeln!(
-            out,
-            "proof: every position reachable from the start was examined ({} positions); none is won",
-            analysis.positions
-        )?;
+        print_proof(out, analysis)?;
     }
     if report.unknown_count > 0 {
         writeln!(
@@ -530,6 +544,55 @@ fn print_report(
         mib(analysis.peak_memory),
         analysis.pass
     )?;
+    Ok(())
+}
+
+/// Why an unwinnable position is lost, in words.
+fn print_proof(out: &mut impl Write, analysis: &Analysis) -> anyhow::Result<()> {
+    if let Some(dead) = &analysis.dead_end {
+        writeln!(out, "why: {dead}")?;
+        return Ok(());
+    }
+    write!(
+        out,
+        "proof: every position reachable from the start was examined ({} positions",
+        analysis.positions
+    )?;
+    if analysis.dead_ends > 0 {
+        write!(
+            out,
+            ", {} of them proved lost by the dead-end test and not expanded",
+            analysis.dead_ends
+        )?;
+    }
+    writeln!(out, "); none is won")?;
+    // Without dead ends every position was examined, so these are the
+    // bounds of every line; with them, of the positions examined.
+    let scope = if analysis.dead_ends == 0 {
+        "any line"
+    } else {
+        "any position examined"
+    };
+    writeln!(
+        out,
+        "why: the most {scope} reaches is {}, with at best {} face-down cards left",
+        runs_removed(analysis.best_runs_removed),
+        analysis.fewest_face_down
+    )?;
+    let stuck: Vec<String> = analysis
+        .fewest_per_pile
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(pile, &n)| format!("pile {} keeps {n}", pile + 1))
+        .collect();
+    if !stuck.is_empty() && analysis.dead_ends == 0 {
+        writeln!(
+            out,
+            "face-down cards no line turns up: {}",
+            stuck.join(", ")
+        )?;
+    }
     Ok(())
 }
 
@@ -811,6 +874,9 @@ fn analysis_json(analysis: &Analysis) -> serde_json::Value {
         "pass": analysis.pass,
         "best_runs_removed": analysis.best_runs_removed,
         "fewest_face_down": analysis.fewest_face_down,
+        "fewest_face_down_per_pile": analysis.fewest_per_pile,
+        "dead_ends": analysis.dead_ends,
+        "dead_end": analysis.dead_end.map(|dead| dead.to_string()),
         "reveals": analysis.reveals.iter().map(|(place, moves)| serde_json::json!({
             "place": place,
             "moves": moves,

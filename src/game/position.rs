@@ -461,6 +461,59 @@ impl Game {
         self.suits
     }
 
+    /// The face-down cards of `pile` (0-based) as the deal gives them, bottom
+    /// first; a position holds the bottom [`Position::face_down_count`] of
+    /// them.
+    pub fn face_down_cards(&self, pile: usize) -> &[CardSlot] {
+        &self.face_down[pile]
+    }
+
+    /// `position` as a deal file of its own: each pile's face-down and
+    /// face-up cards, the stock rows still to come and the runs removed.
+    /// The suits of the removed runs are the ones whose cards are missing
+    /// (a position does not record them). `None` for a reveal, whose
+    /// turned-up card is not known.
+    pub fn deal_at(&self, position: &Position) -> Option<Deal> {
+        let mut piles = Vec::with_capacity(PILES);
+        let mut present = [0usize; 4];
+        for pile in 0..PILES {
+            let face_down = self.face_down[pile][..position.face_down_count(pile)].to_vec();
+            let face_up: Vec<Card> = position.face_up(pile).collect::<Option<_>>()?;
+            for card in face_down
+                .iter()
+                .filter_map(|slot| slot.known())
+                .chain(face_up.iter().copied())
+            {
+                present[card.suit() as usize] += 1;
+            }
+            piles.push(crate::deal::Pile { face_down, face_up });
+        }
+        let stock = self.stock[position.rows_dealt()..].to_vec();
+        for card in stock.iter().flatten().filter_map(|slot| slot.known()) {
+            present[card.suit() as usize] += 1;
+        }
+        let per_suit = 13 * self.suits.copies();
+        let mut removed = Vec::new();
+        for &suit in self.suits.suits() {
+            let missing = per_suit.saturating_sub(present[suit as usize]) / 13;
+            removed.extend(std::iter::repeat_n(suit, missing));
+        }
+        removed.truncate(position.runs_removed());
+        Some(Deal {
+            suits: self.suits,
+            rules: self.rules,
+            piles,
+            stock,
+            removed,
+        })
+    }
+
+    /// The stock rows the deal file gives, first dealt first; a position
+    /// still has those from [`Position::rows_dealt`] on.
+    pub fn stock(&self) -> &[StockRow] {
+        &self.stock
+    }
+
     /// Stock rows the deal file gives.
     pub fn stock_rows(&self) -> usize {
         self.stock.len()

@@ -12,6 +12,7 @@ pub mod completions;
 mod heuristic;
 pub mod hidden;
 pub mod hint;
+pub mod prune;
 pub mod sample;
 mod search;
 pub mod shorten;
@@ -26,6 +27,7 @@ use crate::game::{Game, Move};
 use search::{Outcome, Pass, Search};
 
 pub use heuristic::score;
+pub use prune::{DeadEnd, Reductions};
 
 /// The answer for a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -49,13 +51,20 @@ impl std::fmt::Display for Verdict {
     }
 }
 
-/// What may stop a search before it decides.
+/// What may stop a search before it decides, and which sound reductions
+/// its exhaustive pass may use.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     pub max_positions: Option<u64>,
     pub time_limit: Option<Duration>,
     /// An estimate of the memory the search may use, in bytes.
     pub memory_limit: Option<u64>,
+    /// The reductions of the exhaustive search (all on by default; see
+    /// [`prune`]).
+    pub reductions: Reductions,
+    /// Run only the exhaustive pass, none of the guided passes that look
+    /// for a win first (to measure the proof search alone).
+    pub exhaustive_only: bool,
 }
 
 /// Why a search ended undecided.
@@ -129,6 +138,14 @@ pub struct Analysis {
     /// The pass that decided (`probe`, `beam` or `exhaustive`), or was running when
     /// a limit stopped the search.
     pub pass: &'static str,
+    /// Positions the exhaustive search proved lost by the dead-end test
+    /// ([`prune::dead_end`]) and did not expand.
+    pub dead_ends: u64,
+    /// When the position itself is a dead end: why it can never be won.
+    pub dead_end: Option<DeadEnd>,
+    /// The fewest face-down cards left on each pile in any position the
+    /// search examined.
+    pub fewest_per_pile: [u8; crate::deal::PILES],
 }
 
 impl Analysis {
@@ -314,9 +331,21 @@ fn decide(
         best_runs_removed: search.best_runs_removed(),
         fewest_face_down: search.fewest_face_down(),
         pass: search.pass_name,
+        dead_ends: search.dead_ends,
+        dead_end: None,
+        fewest_per_pile: search.fewest_per_pile,
     };
     if game.start().is_won() {
         return Ok(finish(&search, Verdict::Winnable, None, Some(Vec::new())));
+    }
+    if limits.reductions.dead_ends
+        && let Some(dead) = prune::dead_end(&game, game.start())
+    {
+        let mut analysis = finish(&search, Verdict::Unwinnable, None, None);
+        analysis.pass = "dead-end test";
+        analysis.positions = 1;
+        analysis.dead_end = Some(dead);
+        return Ok(analysis);
     }
     if game.start().is_reveal() {
         return Ok(finish(
@@ -336,7 +365,13 @@ fn decide(
     if unknown > 0 {
         search.reveal_target = unknown;
     }
-    for (pass, cap) in SCHEDULE {
+    let exhaustive_only = [(Pass::Exhaustive, None)];
+    let schedule: &[(Pass, Option<u64>)] = if limits.exhaustive_only {
+        &exhaustive_only
+    } else {
+        &SCHEDULE
+    };
+    for &(pass, cap) in schedule {
         search.pass_cap = cap;
         let outcome = search.run(pass);
         match outcome {

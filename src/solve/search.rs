@@ -62,6 +62,7 @@ use crate::deal::{PILES, Place};
 use crate::game::{Game, Move, Position};
 
 use super::heuristic::{child_score, pile_score, promising, score, score_after_deal};
+use super::prune::dead_end;
 use super::{Limits, Progress, StopReason};
 
 /// How a pass explores each stage.
@@ -162,6 +163,11 @@ pub(super) struct Search<'a> {
     /// The last pass gave up at its `pass_cap`.
     pub capped: bool,
     pass_first: u64,
+    /// Positions the exhaustive pass proved lost by [`dead_end`] and did
+    /// not expand, over all passes.
+    pub dead_ends: u64,
+    /// The fewest face-down cards on each pile in any position examined.
+    pub fewest_per_pile: [u8; PILES],
     best_removed: usize,
     fewest_face_down: usize,
 }
@@ -191,6 +197,8 @@ impl<'a> Search<'a> {
             pass_cap: None,
             capped: false,
             pass_first: 0,
+            dead_ends: 0,
+            fewest_per_pile: std::array::from_fn(|pile| game.start().face_down_count(pile) as u8),
             best_removed: game.start().runs_removed(),
             fewest_face_down: game.start().face_down_total(),
         }
@@ -210,7 +218,7 @@ impl<'a> Search<'a> {
         self.capped = false;
         self.pass_first = self.positions;
         let start = self.game.start().clone();
-        self.visited.insert(self.game.key(&start));
+        self.visited.insert(self.key(&start));
         self.positions += 1;
         let outcome = match pass {
             Pass::Beam {
@@ -223,6 +231,29 @@ impl<'a> Search<'a> {
         };
         self.peak_memory = self.peak_memory.max(self.memory_estimate());
         outcome
+    }
+
+    /// The key under which `position` is deduplicated: with the symmetry
+    /// reduction, [`Game::key`] (the order of the piles without face-down
+    /// cards ignored once the stock is empty), else the exact fingerprint.
+    fn key(&self, position: &Position) -> u128 {
+        if self.limits.reductions.symmetry {
+            self.game.key(position)
+        } else {
+            position.fingerprint()
+        }
+    }
+
+    /// Whether the exhaustive pass may leave `position` unexpanded because
+    /// [`dead_end`] proves it lost (counted in `dead_ends`). Nothing
+    /// reachable from a lost position wins, so no win is lost; the
+    /// argument is in [`super::prune`].
+    fn proved_dead(&mut self, pass: Pass, position: &Position) -> bool {
+        let dead = pass == Pass::Exhaustive
+            && self.limits.reductions.dead_ends
+            && dead_end(self.game, position).is_some();
+        self.dead_ends += dead as u64;
+        dead
     }
 
     /// The most runs removed in any position examined so far.
@@ -280,7 +311,7 @@ impl<'a> Search<'a> {
             // fresh set per stage stays small, and faster to look up.
             self.visited = HashSet::default();
             for (entry, _) in &entries {
-                self.visited.insert(self.game.key(entry));
+                self.visited.insert(self.key(entry));
             }
             let stage = entries[0].0.rows_dealt();
             let rows_left = self.game.rows_left(&entries[0].0);
@@ -355,7 +386,7 @@ impl<'a> Search<'a> {
             chosen.sort_by_key(|c| std::cmp::Reverse(c.rank));
             let mut next = Vec::with_capacity(chosen.len());
             for Candidate { position, line, .. } in chosen {
-                if !self.visited.insert(self.game.key(&position)) {
+                if !self.visited.insert(self.key(&position)) {
                     continue;
                 }
                 if self.count_position(&position, stage).is_err() {
@@ -398,7 +429,7 @@ impl<'a> Search<'a> {
         let mut valued = Vec::with_capacity(dealt.len());
         for (order, (position, line)) in dealt.into_iter().enumerate() {
             self.visited = HashSet::default();
-            self.visited.insert(self.game.key(&position));
+            self.visited.insert(self.key(&position));
             let nodes = match self.explore_stage(position.clone(), probe, line.len())? {
                 Explored::Won(nodes) => {
                     let mut won = line;
@@ -488,7 +519,7 @@ impl<'a> Search<'a> {
                 }
                 continue;
             }
-            if !self.visited.insert(self.game.key(&step.position)) {
+            if !self.visited.insert(self.key(&step.position)) {
                 continue;
             }
             if self.count_position(&step.position, stage).is_err() {
@@ -499,6 +530,10 @@ impl<'a> Search<'a> {
             line.push(Move::Deal);
             if step.position.is_won() {
                 return Outcome::Won(std::mem::take(line));
+            }
+            if self.proved_dead(pass, &step.position) {
+                line.truncate(mark);
+                continue;
             }
             match self.solve_stage(step.position, pass, line) {
                 Outcome::Exhausted => line.truncate(mark),
@@ -580,11 +615,14 @@ impl<'a> Search<'a> {
                     }
                     continue;
                 }
-                if !self.visited.insert(self.game.key(&step.position)) {
+                if !self.visited.insert(self.key(&step.position)) {
                     continue;
                 }
                 let won = step.position.is_won();
                 let counted = self.count_position(&step.position, stage);
+                if !won && counted.is_ok() && self.proved_dead(pass, &step.position) {
+                    continue;
+                }
                 let mut child = 0;
                 if !exhaustive {
                     for pile in [from as usize, to as usize] {
@@ -663,6 +701,9 @@ impl<'a> Search<'a> {
         self.positions += 1;
         self.best_removed = self.best_removed.max(position.runs_removed());
         self.fewest_face_down = self.fewest_face_down.min(position.face_down_total());
+        for (pile, fewest) in self.fewest_per_pile.iter_mut().enumerate() {
+            *fewest = (*fewest).min(position.face_down_count(pile) as u8);
+        }
         if self
             .limits
             .max_positions

@@ -84,6 +84,15 @@ fn a_dead_position_is_unwinnable_with_exit_1() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains("verdict: unwinnable"))
+        .stdout(predicate::str::contains("why: K♠ can never leave pile 1"));
+    // The plain search reaches the same verdict, by examining everything.
+    spider()
+        .arg("analyze")
+        .arg(&file)
+        .arg("--no-dead-ends")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("verdict: unwinnable"))
         .stdout(predicate::str::contains("proof: every position reachable"));
 }
 

@@ -8,5 +8,6 @@ mod deal_files;
 mod explore;
 mod graph;
 mod numbered;
+mod proofs;
 mod solver;
 mod unknown_cards;

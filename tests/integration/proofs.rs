@@ -1,0 +1,212 @@
+//! The sound reductions of the exhaustive search (`solve::prune`) against
+//! the plain search: on every position small enough for both, switching a
+//! reduction on or off never changes a verdict, and the reductions do
+//! fire. A wrong `unwinnable` is the worst bug this tool can have.
+
+use std::sync::atomic::AtomicBool;
+
+use spider_analyzer::cards::SuitCount;
+use spider_analyzer::deal::{Deal, Rules, numbered};
+use spider_analyzer::game::{Game, Move};
+use spider_analyzer::solve::{Analysis, Limits, Reductions, Verdict, analyze};
+
+use super::solver::{endgame, naive_winnable, small_position};
+
+/// Each setting of the reductions: all on, all off, each alone.
+const SETTINGS: [Reductions; 4] = [
+    Reductions::ALL,
+    Reductions::NONE,
+    Reductions {
+        dead_ends: true,
+        symmetry: false,
+    },
+    Reductions {
+        dead_ends: false,
+        symmetry: true,
+    },
+];
+
+/// The exhaustive pass alone (no guided pass) under `reductions`.
+fn prove(deal: &Deal, reductions: Reductions, max_positions: u64) -> Analysis {
+    let limits = Limits {
+        max_positions: Some(max_positions),
+        reductions,
+        exhaustive_only: true,
+        ..Limits::default()
+    };
+    analyze(deal, &limits, &AtomicBool::new(false)).unwrap()
+}
+
+/// Decides `deal` under every setting; asserts that the decided verdicts
+/// agree with each other and with `expected` when it is known. Returns the
+/// verdict (if any setting decided) and the dead ends met with all on.
+fn agree(deal: &Deal, expected: Option<bool>, what: &str) -> (Option<Verdict>, u64) {
+    let mut decided = None;
+    let mut dead_ends = 0;
+    for reductions in SETTINGS {
+        let analysis = prove(deal, reductions, 150_000);
+        if reductions == Reductions::ALL {
+            dead_ends = analysis.dead_ends + analysis.dead_end.is_some() as u64;
+        }
+        if analysis.verdict == Verdict::Undecided {
+            continue;
+        }
+        if let Some(expected) = expected {
+            let want = if expected {
+                Verdict::Winnable
+            } else {
+                Verdict::Unwinnable
+            };
+            assert_eq!(
+                analysis.verdict, want,
+                "{what} with {reductions:?}:\n{deal:?}"
+            );
+        }
+        if let Some(other) = decided {
+            assert_eq!(
+                analysis.verdict, other,
+                "{what} with {reductions:?}:\n{deal:?}"
+            );
+        }
+        decided = Some(analysis.verdict);
+    }
+    (decided, dead_ends)
+}
+
+/// Small positions of one or two suits, with and without a stock row,
+/// under both rules, against the naive search of the solver tests.
+#[test]
+fn reductions_keep_the_verdicts_of_small_positions() {
+    let mut compared = 0;
+    for seed in 1..=24u64 {
+        let suits = if seed % 2 == 0 {
+            SuitCount::Two
+        } else {
+            SuitCount::One
+        };
+        let rules = if seed % 3 == 0 {
+            Rules::Relaxed
+        } else {
+            Rules::Standard
+        };
+        let deal = small_position(
+            seed.wrapping_mul(0x2545_f491_4f6c_dd1d),
+            suits,
+            1 + (seed % 3 == 0) as usize,
+            seed % 4 < 2,
+            rules,
+        );
+        let expected = naive_winnable(&deal, 100_000);
+        if agree(&deal, expected, &format!("seed {seed}")).0.is_some() && expected.is_some() {
+            compared += 1;
+        }
+    }
+    assert!(compared >= 12, "only {compared} of 24 compared");
+}
+
+/// Positions built to be hard for a reduction: a win only through an empty
+/// pile, runs taken apart and joined again, a deal that only the relaxed
+/// rules allow. (Deals onto full piles are among the small positions.)
+#[test]
+fn reductions_keep_the_verdicts_of_hard_positions() {
+    // One suit, two runs left (26 spades: two of each card).
+    let two_runs = |piles: &[(&str, &str)], stock: &[&str], rules| {
+        let mut deal = endgame(piles, stock, rules);
+        deal.removed.pop();
+        deal
+    };
+    let cases = [
+        // The K..3 run must go to an empty pile before 2S and AS join it.
+        endgame(
+            &[("", "2S KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S"), ("", "AS")],
+            &[],
+            Rules::Standard,
+        ),
+        // Runs taken apart and joined again across piles.
+        two_runs(
+            &[
+                ("", "KS QS JS 10S 9S 8S 7S 6S 5S 4S"),
+                ("", "4S 3S 2S"),
+                ("", "AS"),
+                ("", "KS QS JS 10S 9S 8S 7S 6S 5S"),
+                ("", "3S 2S AS"),
+            ],
+            &[],
+            Rules::Standard,
+        ),
+        // Three cards and seven empty piles: standard rules never deal...
+        endgame(
+            &[("", "KS"), ("", "QS"), ("", "JS")],
+            &["10S 9S 8S 7S 6S 5S 4S 3S 2S AS"],
+            Rules::Standard,
+        ),
+        // ...relaxed rules do.
+        endgame(
+            &[("", "KS"), ("", "QS"), ("", "JS")],
+            &["10S 9S 8S 7S 6S 5S 4S 3S 2S AS"],
+            Rules::Relaxed,
+        ),
+    ];
+    for (index, deal) in cases.iter().enumerate() {
+        let expected = naive_winnable(deal, 200_000);
+        assert!(
+            expected.is_some(),
+            "case {index} is too large for the naive search"
+        );
+        let (verdict, _) = agree(deal, expected, &format!("case {index}"));
+        assert!(verdict.is_some(), "case {index} undecided");
+    }
+}
+
+/// Positions where play got stuck: random playouts of numbered deals of
+/// one, two and four suits until no move is left but the stock is empty.
+/// Their spaces are small enough for the plain search, and many are dead
+/// ends: the dead-end test must fire on some, and agree on all.
+#[test]
+fn reductions_keep_the_verdicts_of_stuck_games() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |bound: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % bound as u64) as usize
+    };
+    let (mut decided, mut with_dead_ends, mut unwinnable) = (0, 0, 0);
+    let mut moves = Vec::new();
+    for number in 1..=40u64 {
+        let suits = [SuitCount::One, SuitCount::Two, SuitCount::Four][number as usize % 3];
+        let deal = numbered::deal(number, suits, Rules::Standard);
+        let game = Game::new(&deal).unwrap();
+        let mut position = game.start().clone();
+        // Random moves, dealing one time in ten when it may.
+        for _ in 0..300 {
+            moves.clear();
+            game.moves(&position, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let can_deal = moves.contains(&Move::Deal);
+            let mv = if can_deal && (moves.len() == 1 || next(10) == 0) {
+                Move::Deal
+            } else {
+                let shifts: Vec<Move> =
+                    moves.iter().copied().filter(|&m| m != Move::Deal).collect();
+                shifts[next(shifts.len())]
+            };
+            position = game.apply(&position, mv).position;
+        }
+        let Some(stuck) = game.deal_at(&position) else {
+            continue;
+        };
+        let (verdict, dead) = agree(&stuck, None, &format!("deal {number} ({suits:?})"));
+        decided += verdict.is_some() as usize;
+        unwinnable += (verdict == Some(Verdict::Unwinnable)) as usize;
+        with_dead_ends += (dead > 0) as usize;
+    }
+    eprintln!("{decided} decided, {unwinnable} unwinnable, {with_dead_ends} with dead ends");
+    assert!(decided >= 20, "only {decided} of 40 decided");
+    assert!(
+        with_dead_ends >= 5,
+        "the dead-end test fired on only {with_dead_ends}"
+    );
+}
