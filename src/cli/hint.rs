@@ -146,9 +146,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let summary = decided.summary();
         writeln!(
             out,
-            "deal: {name} ({} XX cards, {} completions)",
+            "deal: {name} ({} XX cards, {} completion{})",
             decided.slots.len(),
-            sample::approximate(&decided.total)
+            sample::approximate(&decided.total),
+            if decided.total == BigUint::from(1u32) {
+                ""
+            } else {
+                "s"
+            }
         )?;
         match decided.seed {
             Some(seed) => writeln!(
