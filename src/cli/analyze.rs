@@ -8,11 +8,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use anyhow::Context;
+use num_bigint::BigUint;
+use spider_analyzer::deal::Place;
 use spider_analyzer::deal::{Deal, check, yaml};
 use spider_analyzer::game::{Game, compact_line};
-use spider_analyzer::solve::completions::{self, Completion, Completions};
+use spider_analyzer::solve::completions::{self, Completion};
+use spider_analyzer::solve::hint;
+use spider_analyzer::solve::sample::{self, Decided, SampleSummary};
 use spider_analyzer::solve::{
     Analysis, Limits, Progress, Reductions, Verdict, analyze_with_progress,
 };
@@ -49,8 +54,8 @@ pub struct Args {
     #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = flags::size_limit)]
     memory_limit: SizeLimit,
     /// Decide every completion of the XX cards, however many there are (up
-    /// to --max-completions). By default they are decided when there are at
-    /// most 1000.
+    /// to --max-completions). By default they are all decided when there
+    /// are at most 1000; with more, a sample is decided (see --samples).
     #[arg(long, conflicts_with = "no_completions")]
     completions: bool,
     /// Do not decide the completions of the XX cards.
@@ -59,6 +64,22 @@ pub struct Args {
     /// The most completions --completions will decide; 0 for no limit.
     #[arg(long, value_name = "N", default_value = "100000", value_parser = flags::count_limit)]
     max_completions: CountLimit,
+    /// When there are too many completions to decide them all: how many to
+    /// draw uniformly and decide (0: none).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    samples: usize,
+    /// Seed of the sample of completions (printed with the report; the
+    /// same seed draws the same sample). Default: from the clock.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Stop each sampled completion's search after this many positions
+    /// (the time limit applies too).
+    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    sample_max_positions: u64,
+    /// Also give the move to play now, as `spider hint` does, from the
+    /// decided completions.
+    #[arg(long)]
+    hint: bool,
     /// Threads for deciding completions, 1 to 1024 (default: all cores).
     #[arg(short, long, value_name = "N", value_parser = flags::jobs)]
     jobs: Option<usize>,
@@ -122,56 +143,115 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let unknown = deal.unknown_places().len();
     let candidates = report.candidates();
-    let count = completions::count_orderings(&candidates);
-    let decide_completions = unknown > 0
+    let count = sample::count(&candidates);
+    let all_at_most = if args.completions {
+        args.max_completions.0.unwrap_or(u64::MAX)
+    } else {
+        1000
+    };
+    let decide_all = count <= BigUint::from(all_at_most);
+    let want_completions = unknown > 0
         && report.consistent
         && !args.no_completions
-        && (args.completions || count <= 1000)
+        && (decide_all || args.samples > 0)
         && !cancel.load(Ordering::Relaxed);
-    let completions = if decide_completions {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(args.jobs.unwrap_or(0))
-            .build()?;
-        let bar = indicatif::ProgressBar::new(u64::try_from(count).unwrap_or(u64::MAX));
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} completions, elapsed {elapsed} {msg}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build()?;
+    let seed = args.seed.unwrap_or_else(sample::fresh_seed);
+    let decided = if want_completions {
+        let size = if decide_all {
+            u64::try_from(&count).unwrap_or(u64::MAX)
+        } else {
+            args.samples as u64
+        };
+        let bar = completions_bar(size, !decide_all);
         let on_done = |_: &Completion| bar.inc(1);
-        let decided = pool.install(|| {
-            completions::decide(
-                &deal,
-                &candidates,
-                &limits,
-                &cancel,
-                args.max_completions.0.map_or(u128::MAX, u128::from),
-                &on_done,
-            )
-        })?;
+        let decided = if decide_all {
+            pool.install(|| {
+                completions::decide(&deal, &candidates, &limits, &cancel, all_at_most, &on_done)
+            })?
+        } else {
+            let sample_limits = Limits {
+                max_positions: Some(args.max_positions.0.map_or(args.sample_max_positions, |m| {
+                    m.min(args.sample_max_positions)
+                })),
+                ..limits.clone()
+            };
+            pool.install(|| {
+                sample::decide_sample(
+                    &deal,
+                    &candidates,
+                    args.samples,
+                    seed,
+                    &sample_limits,
+                    &cancel,
+                    &on_done,
+                )
+            })?
+        };
         bar.finish_and_clear();
         Some(decided)
     } else {
         None
     };
+    // With no XX card the deal itself is the one completion to hint from.
+    let hint = if args.hint {
+        let decided = match &decided {
+            Some(d) => d.clone(),
+            None if unknown == 0 => super::hint::known_deal(&analysis),
+            None => anyhow::bail!(
+                "--hint needs the completions of the XX cards decided (the deal must be consistent, without --no-completions or --samples 0)"
+            ),
+        };
+        let spinner = super::spinner();
+        spinner.set_message("hint: trying every legal move in every winnable completion");
+        let hint = pool.install(|| {
+            hint::hint(
+                &deal,
+                &decided,
+                hint::Method::Verify,
+                &limits_for_hint(&limits, decided.is_sample(), args.sample_max_positions),
+                &cancel,
+            )
+        })?;
+        spinner.finish_and_clear();
+        Some(hint)
+    } else {
+        None
+    };
+    let headline = Headline::new(&analysis, decided.as_ref());
 
     let mut out = std::io::stdout().lock();
     if args.json {
         let json = serde_json::json!({
             "file": name,
+            "verdict": headline.verdict(),
+            "headline": headline.to_string(),
             "consistency": report,
             "analysis": analysis_json(&analysis),
-            "completions": completions.as_ref().map(completions_json),
+            "reveals_by_place": reveal_groups_json(&deal, &analysis),
+            "completions_total": count.to_string(),
+            "completions": decided.as_ref().map(completions_json),
+            "hint": hint.as_ref().map(super::hint::hint_json),
         });
         serde_json::to_writer_pretty(&mut out, &json)?;
         writeln!(out)?;
     } else {
         print_report(
-            &mut out, &name, &deal, &game, &report, &analysis, args.quiet,
+            &mut out,
+            &Subject {
+                name: &name,
+                deal: &deal,
+                game: &game,
+            },
+            &report,
+            &analysis,
+            &headline,
+            args.quiet,
         )?;
-        if let Some(completions) = &completions {
-            print_completions(&mut out, completions)?;
+        if let Some(decided) = &decided {
+            print_completions(&mut out, decided)?;
         } else if unknown > 0 {
             writeln!(
                 out,
@@ -183,26 +263,168 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 } else if cancel.load(Ordering::Relaxed) {
                     "interrupted".to_string()
                 } else {
-                    format!("{count} of them; add --completions to decide them all")
+                    format!(
+                        "{} of them; --samples N decides a sample",
+                        sample::approximate(&count)
+                    )
                 }
+            )?;
+        }
+        if let Some(hint) = &hint {
+            writeln!(out)?;
+            super::hint::print_hint(
+                &mut out,
+                hint,
+                decided.as_ref().is_some_and(|d| d.is_sample()),
             )?;
         }
     }
     out.flush()?;
-    let verdicts: Vec<Verdict> = match &completions {
-        Some(c) => c.completions.iter().map(|c| c.analysis.verdict).collect(),
-        None => vec![analysis.verdict],
-    };
-    Ok(exit_code(&verdicts))
+    Ok(headline.exit_code())
 }
 
-fn exit_code(verdicts: &[Verdict]) -> ExitCode {
-    if !verdicts.is_empty() && verdicts.iter().all(|&v| v == Verdict::Winnable) {
-        ExitCode::SUCCESS
-    } else if !verdicts.is_empty() && verdicts.iter().all(|&v| v == Verdict::Unwinnable) {
-        ExitCode::from(1)
+/// Each solve of the hint: a sample's completions are solved under the
+/// sample's position limit.
+fn limits_for_hint(limits: &Limits, sampled: bool, sample_max_positions: u64) -> Limits {
+    if sampled {
+        Limits {
+            max_positions: Some(
+                limits
+                    .max_positions
+                    .map_or(sample_max_positions, |m| m.min(sample_max_positions)),
+            ),
+            ..limits.clone()
+        }
     } else {
-        ExitCode::from(3)
+        limits.clone()
+    }
+}
+
+/// A progress bar on stderr for deciding completions.
+fn completions_bar(len: u64, sampled: bool) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(if sampled {
+            "{bar:40} {pos}/{len} sampled completions, elapsed {elapsed}, eta {eta} {msg}"
+        } else {
+            "{bar:40} {pos}/{len} completions, elapsed {elapsed}, eta {eta} {msg}"
+        })
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(500));
+    bar
+}
+
+/// The one verdict of a report (SPEC "Verdicts"): the search's, when the
+/// deal has no `XX` card or its completions were not decided; else what
+/// the completions say. Only every completion decided the same way makes
+/// the headline winnable or unwinnable; a sample never does.
+#[derive(Clone, Debug)]
+enum Headline {
+    Search(Verdict, Option<spider_analyzer::solve::StopReason>),
+    All {
+        winnable: usize,
+        unwinnable: usize,
+        undecided: usize,
+    },
+    Sample {
+        summary: SampleSummary,
+        total: String,
+    },
+}
+
+impl Headline {
+    fn new(analysis: &Analysis, decided: Option<&Decided>) -> Headline {
+        match decided {
+            None => Headline::Search(analysis.verdict, analysis.stopped_by),
+            Some(d) if d.is_sample() => Headline::Sample {
+                summary: d.summary(),
+                total: sample::approximate(&d.total),
+            },
+            Some(d) => Headline::All {
+                winnable: d.count(Verdict::Winnable),
+                unwinnable: d.count(Verdict::Unwinnable),
+                undecided: d.count(Verdict::Undecided),
+            },
+        }
+    }
+
+    fn verdict(&self) -> Verdict {
+        match *self {
+            Headline::Search(verdict, _) => verdict,
+            Headline::All {
+                winnable,
+                unwinnable,
+                undecided,
+            } => {
+                let n = winnable + unwinnable + undecided;
+                if n > 0 && winnable == n {
+                    Verdict::Winnable
+                } else if n > 0 && unwinnable == n {
+                    Verdict::Unwinnable
+                } else {
+                    Verdict::Undecided
+                }
+            }
+            Headline::Sample { .. } => Verdict::Undecided,
+        }
+    }
+
+    /// Exit 0 winnable, 1 unwinnable, 3 undecided.
+    fn exit_code(&self) -> ExitCode {
+        match self.verdict() {
+            Verdict::Winnable => ExitCode::SUCCESS,
+            Verdict::Unwinnable => ExitCode::from(1),
+            Verdict::Undecided => ExitCode::from(3),
+        }
+    }
+}
+
+impl std::fmt::Display for Headline {
+    /// The headline line, without its `verdict: ` label.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.verdict())?;
+        match self {
+            Headline::Search(_, Some(reason)) => write!(f, " ({reason})"),
+            Headline::Search(_, None) => Ok(()),
+            &Headline::All {
+                winnable,
+                unwinnable,
+                undecided,
+            } => {
+                let n = winnable + unwinnable + undecided;
+                match self.verdict() {
+                    Verdict::Winnable if n == 1 => {
+                        write!(f, " (the one completion of the XX cards is winnable)")
+                    }
+                    Verdict::Winnable => write!(
+                        f,
+                        " (every one of the {n} completions of the XX cards is winnable)"
+                    ),
+                    Verdict::Unwinnable if n == 1 => {
+                        write!(f, " (the one completion of the XX cards is unwinnable)")
+                    }
+                    Verdict::Unwinnable => {
+                        write!(f, " (all {n} completions of the XX cards are unwinnable)")
+                    }
+                    Verdict::Undecided => write!(
+                        f,
+                        ": winnable in {winnable} of {n} completions of the XX cards ({unwinnable} unwinnable, {undecided} undecided)"
+                    ),
+                }
+            }
+            Headline::Sample { summary, total } => {
+                write!(
+                    f,
+                    ": winnable in {} of {} sampled completions",
+                    summary.winnable, summary.decided
+                )?;
+                if let Some(share) = summary.share {
+                    write!(f, ", {share} of the {total} completions")?;
+                }
+                Ok(())
+            }
+        }
     }
 }
 
@@ -210,15 +432,22 @@ fn mib(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
 }
 
+/// What the report is about: the file's name, its deal and its game.
+struct Subject<'a> {
+    name: &'a str,
+    deal: &'a Deal,
+    game: &'a Game,
+}
+
 fn print_report(
     out: &mut impl Write,
-    name: &str,
-    deal: &Deal,
-    game: &Game,
+    subject: &Subject,
     report: &check::Report,
     analysis: &Analysis,
+    headline: &Headline,
     quiet: bool,
 ) -> anyhow::Result<()> {
+    let Subject { name, deal, game } = *subject;
     writeln!(
         out,
         "deal: {name} ({} suits, {} rules, {} stock rows, {} runs removed)",
@@ -246,11 +475,14 @@ fn print_report(
             String::new()
         }
     )?;
-    write!(out, "verdict: {}", analysis.verdict)?;
-    if let Some(reason) = analysis.stopped_by {
-        write!(out, " ({reason})")?;
+    writeln!(out, "verdict: {headline}")?;
+    if !matches!(headline, Headline::Search(..)) {
+        write!(out, "search of the deal as written: {}", analysis.verdict)?;
+        if let Some(reason) = analysis.stopped_by {
+            write!(out, " ({reason})")?;
+        }
+        writeln!(out)?;
     }
-    writeln!(out)?;
     if let Some(line) = &analysis.line {
         writeln!(
             out,
@@ -266,14 +498,12 @@ fn print_report(
         print_proof(out, analysis)?;
     }
     if report.unknown_count > 0 {
-        writeln!(out, "reveals (unknown cards the search can turn up):")?;
-        for place in deal.unknown_places() {
-            match analysis.reveals.iter().find(|(p, _)| *p == place) {
-                Some((_, moves)) => {
-                    writeln!(out, "  {place}: turned up by a line of {moves} moves")?
-                }
-                None => writeln!(out, "  {place}: not turned up by the search")?,
-            }
+        writeln!(
+            out,
+            "reveals (XX cards the search can turn up; every slot in --json):"
+        )?;
+        for group in reveal_groups(deal, analysis) {
+            writeln!(out, "  {group}")?;
         }
     }
     if analysis.verdict == Verdict::Undecided {
@@ -345,14 +575,225 @@ fn print_proof(out: &mut impl Write, analysis: &Analysis) -> anyhow::Result<()> 
     Ok(())
 }
 
-fn print_completions(out: &mut impl Write, completions: &Completions) -> anyhow::Result<()> {
-    let slots: Vec<String> = completions.slots.iter().map(|p| p.to_string()).collect();
+/// The reveals of one pile's face-down `XX` cards, or of the stock's.
+struct RevealGroup {
+    /// `Some(pile)` for a pile's face-down cards, `None` for the stock.
+    pile: Option<usize>,
+    unknown: usize,
+    turned_up: usize,
+    /// The rows of the stock with an `XX` card turned up.
+    rows: Vec<usize>,
+    /// The line to the deepest face-down card (or the last stock row)
+    /// turned up.
+    deepest_moves: Option<usize>,
+}
+
+impl std::fmt::Display for RevealGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let moves = |n: usize| {
+            if n == 1 {
+                "1 move".to_string()
+            } else {
+                format!("{n} moves")
+            }
+        };
+        match self.pile {
+            Some(pile) => {
+                write!(f, "pile {pile}: ")?;
+                match (self.turned_up, self.deepest_moves) {
+                    (0, _) | (_, None) => write!(
+                        f,
+                        "none of {} face-down XX cards turned up by the search",
+                        self.unknown
+                    ),
+                    (1, Some(n)) => write!(
+                        f,
+                        "1 of {} face-down XX cards can be turned up, by a line of {}",
+                        self.unknown,
+                        moves(n)
+                    ),
+                    (k, Some(n)) => write!(
+                        f,
+                        "{k} of {} face-down XX cards can be turned up, the deepest by a line of {}",
+                        self.unknown,
+                        moves(n)
+                    ),
+                }
+            }
+            None => {
+                write!(f, "stock: ")?;
+                match (self.rows.as_slice(), self.deepest_moves) {
+                    ([], _) | (_, None) => write!(
+                        f,
+                        "none of {} XX cards turned up by the search",
+                        self.unknown
+                    ),
+                    ([row], Some(n)) => write!(
+                        f,
+                        "{} of {} XX cards can be turned up (row {row}, by a line of {})",
+                        self.turned_up,
+                        self.unknown,
+                        moves(n)
+                    ),
+                    (rows, Some(n)) => write!(
+                        f,
+                        "{} of {} XX cards can be turned up (rows {}; row {} by a line of {})",
+                        self.turned_up,
+                        self.unknown,
+                        rows.iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        rows[rows.len() - 1],
+                        moves(n)
+                    ),
+                }
+            }
+        }
+    }
+}
+
+/// The reveals grouped per pile, then the stock: one line each.
+fn reveal_groups(deal: &Deal, analysis: &Analysis) -> Vec<RevealGroup> {
+    let moves_to = |place: Place| {
+        analysis
+            .reveals
+            .iter()
+            .find(|(p, _)| *p == place)
+            .map(|&(_, n)| n)
+    };
+    let places = deal.unknown_places();
+    let mut groups = Vec::new();
+    for pile in 1..=deal.piles.len() {
+        let mine: Vec<(usize, Option<usize>)> = places
+            .iter()
+            .filter_map(|&place| match place {
+                Place::FaceDown { pile: p, index } if p == pile => Some((index, moves_to(place))),
+                _ => None,
+            })
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let turned: Vec<_> = mine.iter().filter(|(_, m)| m.is_some()).collect();
+        groups.push(RevealGroup {
+            pile: Some(pile),
+            unknown: mine.len(),
+            turned_up: turned.len(),
+            rows: Vec::new(),
+            // The deepest is the lowest index (counted from the bottom).
+            deepest_moves: turned
+                .iter()
+                .min_by_key(|(index, _)| *index)
+                .and_then(|(_, m)| *m),
+        });
+    }
+    let stock: Vec<(usize, Option<usize>)> = places
+        .iter()
+        .filter_map(|&place| match place {
+            Place::Stock { row, .. } => Some((row, moves_to(place))),
+            _ => None,
+        })
+        .collect();
+    if !stock.is_empty() {
+        let mut rows: Vec<usize> = stock
+            .iter()
+            .filter(|(_, m)| m.is_some())
+            .map(|&(r, _)| r)
+            .collect();
+        rows.dedup();
+        let last = rows.last().copied();
+        groups.push(RevealGroup {
+            pile: None,
+            unknown: stock.len(),
+            turned_up: stock.iter().filter(|(_, m)| m.is_some()).count(),
+            deepest_moves: stock
+                .iter()
+                .filter(|&&(r, _)| Some(r) == last)
+                .filter_map(|&(_, m)| m)
+                .min(),
+            rows,
+        });
+    }
+    groups
+}
+
+/// Every `XX` slot with the line that turns it up (`null`: the search did
+/// not).
+fn reveal_groups_json(deal: &Deal, analysis: &Analysis) -> serde_json::Value {
+    deal.unknown_places()
+        .into_iter()
+        .map(|place| {
+            serde_json::json!({
+                "place": place,
+                "moves": analysis.reveals.iter().find(|(p, _)| *p == place).map(|&(_, n)| n),
+            })
+        })
+        .collect()
+}
+
+fn print_completions(out: &mut impl Write, decided: &Decided) -> anyhow::Result<()> {
+    let slots: Vec<String> = decided.slots.iter().map(|p| p.to_string()).collect();
+    if let Some(seed) = decided.seed {
+        let summary = decided.summary();
+        writeln!(
+            out,
+            "\ncompletions: {} ways to fill the {} XX slots (every digit in --json), too many to decide them all",
+            sample::approximate(&decided.total),
+            decided.slots.len(),
+        )?;
+        writeln!(
+            out,
+            "sample: {} completions drawn uniformly, seed {seed} (--seed {seed} draws it again), each searched under its limits",
+            summary.decided
+        )?;
+        writeln!(
+            out,
+            "  winnable {}, unwinnable {}, undecided {} (a limit stopped the search)",
+            summary.winnable, summary.unwinnable, summary.undecided
+        )?;
+        if let Some(share) = summary.share {
+            writeln!(out, "  winnable share: {share}")?;
+        }
+        if let Some((low, high)) = summary.bounds {
+            writeln!(
+                out,
+                "  bounds with the undecided counted both ways: {:.0}–{:.0} %",
+                low * 100.0,
+                high * 100.0
+            )?;
+        }
+        let lengths: Vec<usize> = decided
+            .completions
+            .iter()
+            .filter_map(|c| c.analysis.line.as_ref().map(Vec::len))
+            .collect();
+        let seconds: f64 = decided
+            .completions
+            .iter()
+            .map(|c| c.analysis.elapsed.as_secs_f64())
+            .sum();
+        writeln!(
+            out,
+            "  search time {seconds:.1} s in all{}; every completion in --json",
+            if lengths.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", winning lines of {}–{} moves (not shortened)",
+                    lengths.iter().min().unwrap_or(&0),
+                    lengths.iter().max().unwrap_or(&0)
+                )
+            }
+        )?;
+        return Ok(());
+    }
     writeln!(
         out,
         "\ncompletions: every way to fill the XX slots ({})",
         slots.join("; ")
     )?;
-    for (index, completion) in completions.completions.iter().enumerate() {
+    for (index, completion) in decided.completions.iter().enumerate() {
         let cards: Vec<String> = completion.cards.iter().map(|c| c.to_string()).collect();
         let a = &completion.analysis;
         write!(
@@ -379,13 +820,13 @@ fn print_completions(out: &mut impl Write, completions: &Completions) -> anyhow:
             a.elapsed.as_secs_f64()
         )?;
     }
-    let n = completions.completions.len();
+    let n = decided.completions.len();
     writeln!(
         out,
         "winnable in {} of {n} completions ({} unwinnable, {} undecided)",
-        completions.count(Verdict::Winnable),
-        completions.count(Verdict::Unwinnable),
-        completions.count(Verdict::Undecided)
+        decided.count(Verdict::Winnable),
+        decided.count(Verdict::Unwinnable),
+        decided.count(Verdict::Undecided)
     )?;
     Ok(())
 }
@@ -422,14 +863,21 @@ fn analysis_json(analysis: &Analysis) -> serde_json::Value {
     })
 }
 
-fn completions_json(completions: &Completions) -> serde_json::Value {
+fn completions_json(decided: &Decided) -> serde_json::Value {
+    let summary = decided.summary();
     serde_json::json!({
-        "slots": completions.slots,
-        "total": completions.completions.len(),
-        "winnable": completions.count(Verdict::Winnable),
-        "unwinnable": completions.count(Verdict::Unwinnable),
-        "undecided": completions.count(Verdict::Undecided),
-        "completions": completions.completions.iter().map(|c| serde_json::json!({
+        "slots": decided.slots,
+        "total": decided.total.to_string(),
+        "total_approximately": sample::approximate(&decided.total),
+        "sampled": decided.is_sample(),
+        "seed": decided.seed,
+        "decided": summary.decided,
+        "winnable": summary.winnable,
+        "unwinnable": summary.unwinnable,
+        "undecided": summary.undecided,
+        "winnable_share": summary.share,
+        "bounds": summary.bounds.map(|(low, high)| serde_json::json!({"low": low, "high": high})),
+        "completions": decided.completions.iter().map(|c| serde_json::json!({
             "cards": c.cards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
             "analysis": analysis_json(&c.analysis),
         })).collect::<Vec<_>>(),

@@ -69,6 +69,23 @@ pub struct Args {
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
+    /// Play each deal as a player who cannot see face-down or stock cards
+    /// (each move chosen by `spider hint`'s method from a small sample),
+    /// and report the share won so beside the share winnable with the
+    /// cards known (see docs/unknown-cards.md).
+    #[arg(long, conflicts_with_all = ["output", "summarize"])]
+    hidden: bool,
+    /// With --hidden: completions sampled and solved at each decision.
+    #[arg(long, value_name = "N", default_value_t = 3, requires = "hidden")]
+    hidden_samples: usize,
+    /// With --hidden: stop each solve of a sampled completion after N
+    /// positions.
+    #[arg(long, value_name = "N", default_value_t = 100_000, requires = "hidden")]
+    hidden_max_positions: u64,
+    /// With --hidden: seed of the samples (the same seed plays the same
+    /// games).
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "hidden")]
+    seed: u64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -76,6 +93,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return summarize(&args.summarize, args.json);
     }
     let config = config(&args)?;
+    if args.hidden {
+        let settings = spider_analyzer::solve::hidden::HiddenSettings {
+            samples: args.hidden_samples,
+            limits: Limits {
+                max_positions: Some(args.hidden_max_positions),
+                ..Limits::default()
+            },
+            max_moves: 1000,
+            seed: args.seed,
+        };
+        return super::hidden::run(&config, &settings, args.jobs, args.json);
+    }
     // A second Ctrl-C stops at once; the results file is still whole.
     let cancel = super::cancel_on_ctrl_c();
 

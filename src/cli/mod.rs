@@ -12,6 +12,8 @@ mod convert;
 mod deal;
 mod flags;
 mod graph;
+mod hidden;
+mod hint;
 mod input;
 pub(crate) mod output;
 mod queens;
@@ -76,6 +78,8 @@ enum Command {
     Batch(batch::Args),
     /// Check a move list against a deal, move by move.
     Replay(replay::Args),
+    /// The move to play now, for a player who cannot see the XX cards.
+    Hint(hint::Args),
     /// Count the solutions of the N-queens puzzle with the search engine.
     Queens(queens::Args),
     /// Solve a self-referential multiple-choice quiz with the search engine.
@@ -107,6 +111,7 @@ pub fn main() -> ExitCode {
         Command::Deal(args) => deal::run(args),
         Command::Batch(args) => batch::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Hint(args) => hint::run(args),
         Command::Queens(args) => queens::run(args),
         Command::Quiz(args) => quiz::run(args),
     };

@@ -66,6 +66,11 @@ pub struct Limits {
 }
 
 /// What stopped a search before it finished.
+/// The most positions a search numbers (ids are `u32`), less room for
+/// the children of one more expansion: a search stops at it as at a
+/// position limit, so no id ever wraps.
+const MAX_NODE_IDS: u64 = u32::MAX as u64 - (1 << 16);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
@@ -325,8 +330,13 @@ impl<'a, P: Problem> Search<'a, P> {
         started: Instant,
         memory: impl Fn() -> (u64, u64),
     ) -> Option<End> {
-        if let Some(max) = self.limits.max_positions
-            && stats.positions >= max
+        // Node ids are 32-bit: stop (as at a position limit) before they
+        // could wrap, with room for one expansion's children.
+        if self
+            .limits
+            .max_positions
+            .is_some_and(|max| stats.positions >= max)
+            || stats.positions >= MAX_NODE_IDS
         {
             return Some(End::Stopped(StopReason::Positions));
         }
@@ -414,7 +424,7 @@ impl<'a, P: Problem> Search<'a, P> {
                                         recorder.edge(current_id, next_id, mv);
                                     }
                                     ids.push(next_id);
-                                    next_id = next_id.wrapping_add(1);
+                                    next_id += 1;
                                     items.swap(kept, i);
                                     kept += 1;
                                 }
@@ -607,7 +617,7 @@ impl<'a, P: Problem> Search<'a, P> {
                     }
                 }
                 let child = next_id;
-                next_id = next_id.wrapping_add(1);
+                next_id += 1;
                 stats.positions += 1;
                 let kind = problem.kind(&state);
                 recorder.node(&state, kind);

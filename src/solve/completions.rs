@@ -5,10 +5,13 @@ use std::sync::atomic::AtomicBool;
 
 use rayon::prelude::*;
 
-use crate::cards::Card;
-use crate::deal::{Deal, Place};
+use num_bigint::BigUint;
 
-use super::{Analysis, Limits, SolveError, Verdict, analyze};
+use crate::cards::Card;
+use crate::deal::Deal;
+
+use super::sample::{self, Decided};
+use super::{Analysis, Limits, SolveError, analyze};
 
 /// One filling of the unknown slots and its verdict.
 #[derive(Clone, Debug)]
@@ -19,24 +22,6 @@ pub struct Completion {
     pub analysis: Analysis,
 }
 
-/// Every completion of a deal, decided.
-#[derive(Clone, Debug)]
-pub struct Completions {
-    /// The unknown slots, in the order the completions fill them.
-    pub slots: Vec<Place>,
-    pub completions: Vec<Completion>,
-}
-
-impl Completions {
-    /// How many completions have this verdict.
-    pub fn count(&self, verdict: Verdict) -> usize {
-        self.completions
-            .iter()
-            .filter(|c| c.analysis.verdict == verdict)
-            .count()
-    }
-}
-
 /// Why completions cannot be enumerated.
 #[derive(Debug, thiserror::Error)]
 pub enum CompletionError {
@@ -45,7 +30,7 @@ pub enum CompletionError {
     )]
     Mismatch { slots: usize, candidates: usize },
     #[error("{count} completions is more than the limit of {limit}")]
-    TooMany { count: u128, limit: u128 },
+    TooMany { count: BigUint, limit: u64 },
     #[error(transparent)]
     Solve(#[from] SolveError),
 }
@@ -76,23 +61,6 @@ pub fn distinct_orderings(candidates: &[Card]) -> Vec<Vec<Card>> {
     }
 }
 
-/// How many distinct orderings `candidates` has: n! / (k1! k2! ...).
-pub fn count_orderings(candidates: &[Card]) -> u128 {
-    let mut sorted = candidates.to_vec();
-    sorted.sort();
-    let mut count: u128 = 1;
-    let mut run = 0u128;
-    for (i, card) in sorted.iter().enumerate() {
-        run = if i > 0 && sorted[i - 1] == *card {
-            run + 1
-        } else {
-            1
-        };
-        count = count.saturating_mul(i as u128 + 1) / run;
-    }
-    count
-}
-
 /// Decides every completion of `deal` by `candidates`, in parallel (on the
 /// current rayon pool), each under `limits`. At most `max_completions` are
 /// enumerated.
@@ -101,9 +69,9 @@ pub fn decide(
     candidates: &[Card],
     limits: &Limits,
     cancel: &AtomicBool,
-    max_completions: u128,
+    max_completions: u64,
     on_done: &(dyn Fn(&Completion) + Sync),
-) -> Result<Completions, CompletionError> {
+) -> Result<Decided, CompletionError> {
     let slots = deal.unknown_places();
     if slots.len() != candidates.len() {
         return Err(CompletionError::Mismatch {
@@ -111,8 +79,8 @@ pub fn decide(
             candidates: candidates.len(),
         });
     }
-    let count = count_orderings(candidates);
-    if count > max_completions {
+    let count = sample::count(candidates);
+    if count > BigUint::from(max_completions) {
         return Err(CompletionError::TooMany {
             count,
             limit: max_completions,
@@ -128,7 +96,12 @@ pub fn decide(
             Ok(completion)
         })
         .collect::<Result<Vec<_>, SolveError>>()?;
-    Ok(Completions { slots, completions })
+    Ok(Decided {
+        slots,
+        total: count,
+        seed: None,
+        completions,
+    })
 }
 
 #[cfg(test)]
@@ -145,7 +118,6 @@ mod tests {
     fn orderings_of_distinct_cards_are_all_permutations() {
         let all = distinct_orderings(&cards("3S 7S KS 4H"));
         assert_eq!(all.len(), 24);
-        assert_eq!(count_orderings(&cards("3S 7S KS 4H")), 24);
         let mut unique = all.clone();
         unique.sort();
         unique.dedup();
@@ -157,8 +129,6 @@ mod tests {
         // AS AS 2H: 3!/2! = 3 distinct orderings.
         let all = distinct_orderings(&cards("AS 2H AS"));
         assert_eq!(all.len(), 3);
-        assert_eq!(count_orderings(&cards("AS 2H AS")), 3);
-        assert_eq!(count_orderings(&cards("AS AS AS AS 2H 2H")), 15);
         assert_eq!(distinct_orderings(&[]).len(), 1);
     }
 }

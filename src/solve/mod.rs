@@ -10,7 +10,10 @@
 
 pub mod completions;
 mod heuristic;
+pub mod hidden;
+pub mod hint;
 pub mod prune;
+pub mod sample;
 mod search;
 pub mod shorten;
 pub mod stage;
@@ -293,6 +296,28 @@ pub fn analyze_with_progress(
     cancel: &AtomicBool,
     progress: &dyn Fn(&Progress),
 ) -> Result<Analysis, SolveError> {
+    decide(deal, limits, cancel, progress, true)
+}
+
+/// [`analyze`] without shortening the winning line it finds (the line is
+/// still replayed and checked): for the many quick solves of sampled
+/// completions, where only the first moves of a win matter and shortening
+/// would cost more than the search.
+pub fn analyze_unshortened(
+    deal: &Deal,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<Analysis, SolveError> {
+    decide(deal, limits, cancel, &|_| {}, false)
+}
+
+fn decide(
+    deal: &Deal,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    progress: &dyn Fn(&Progress),
+    shorten_line: bool,
+) -> Result<Analysis, SolveError> {
     let game = Game::new(deal)?;
     let mut search = Search::new(&game, limits, cancel, progress);
     let finish = |search: &Search, verdict, stopped_by, line: Option<Vec<Move>>| Analysis {
@@ -351,7 +376,11 @@ pub fn analyze_with_progress(
         let outcome = search.run(pass);
         match outcome {
             Outcome::Won(line) => {
-                let line = shorten::shorten(&game, &line);
+                let line = if shorten_line {
+                    shorten::shorten(&game, &line)
+                } else {
+                    line
+                };
                 verify(&game, &line)?;
                 return Ok(finish(&search, Verdict::Winnable, None, Some(line)));
             }

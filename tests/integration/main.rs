@@ -11,3 +11,4 @@ mod numbered;
 mod proofs;
 mod solver;
 mod trust;
+mod unknown_cards;

@@ -1,0 +1,297 @@
+//! `spider hint FILE`: the move to play now, for a player who cannot see
+//! the `XX` cards. Every legal move with the share of completions (all of
+//! them when there are few, else a seeded uniform sample) in which a win
+//! starts with it, best first. The method and what it assumes are in
+//! `spider_analyzer::solve::hint` and docs/unknown-cards.md.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use num_bigint::BigUint;
+use spider_analyzer::deal::check;
+use spider_analyzer::solve::completions::{self, Completion};
+use spider_analyzer::solve::hint::{self, Hint, Kind, Method};
+use spider_analyzer::solve::sample::{self, Decided};
+use spider_analyzer::solve::{Analysis, Limits};
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = super::exit_codes!(
+    "0  a move to play",
+    "1  no legal move",
+    "2  bad usage or bad input (an inconsistent deal included: its candidates cannot fill the XX slots)",
+))]
+pub struct Args {
+    /// The deal file (YAML, or CLIPS facts), as the player sees it: every
+    /// card never seen written `XX`.
+    file: PathBuf,
+    /// Decide every completion when there are at most N; with more, a
+    /// sample of --samples completions.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    max_completions: u64,
+    /// How many completions to draw uniformly when there are too many.
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    samples: usize,
+    /// Seed of the sample (printed; the same seed draws the same sample).
+    /// Default: from the clock.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Stop each search (one completion, or one move in one completion)
+    /// after this many positions; 0 for no limit.
+    #[arg(long, value_name = "N", default_value = "1000000", value_parser = super::flags::count_limit)]
+    max_positions: super::flags::CountLimit,
+    /// Stop each search after this many seconds; 0 for no limit.
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = super::flags::time_limit)]
+    time_limit: super::flags::TimeLimit,
+    /// Credit only the first move of each completion's winning line
+    /// instead of trying every legal move in every winnable completion
+    /// (much faster, less exact: see docs/unknown-cards.md).
+    #[arg(long)]
+    first_moves: bool,
+    /// Threads, 1 to 1024 (default: all cores).
+    #[arg(short, long, value_name = "N", value_parser = super::flags::jobs)]
+    jobs: Option<usize>,
+    /// Print the hint as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Exit 0 with a move to play, 1 when the position has no legal move, 2
+/// for bad input (an inconsistent deal included: its candidates cannot
+/// fill the `XX` slots).
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let deal = super::input::load_deal(&args.file)?;
+    let name = super::input::name(&args.file);
+    spider_analyzer::game::Game::new(&deal).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let report = check::check(&deal);
+    if !report.consistent {
+        anyhow::bail!(
+            "{name}: the deal is inconsistent, so the unseen cards are not known: see `spider check {name}`"
+        );
+    }
+    let limits = Limits {
+        max_positions: args.max_positions.0,
+        time_limit: args.time_limit.0,
+        ..Limits::default()
+    };
+    let candidates = report.candidates();
+    let count = sample::count(&candidates);
+    let seed = args.seed.unwrap_or_else(sample::fresh_seed);
+    let sampled = count > BigUint::from(args.max_completions);
+    let cancel = super::cancel_on_ctrl_c();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build()?;
+    let size = if sampled {
+        args.samples as u64
+    } else {
+        u64::try_from(&count).unwrap_or(u64::MAX)
+    };
+    let bar = indicatif::ProgressBar::new(size);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} completions solved, elapsed {elapsed} {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let on_done = |_: &Completion| bar.inc(1);
+    let decided = pool.install(|| {
+        if sampled {
+            sample::decide_sample(
+                &deal,
+                &candidates,
+                args.samples,
+                seed,
+                &limits,
+                &cancel,
+                &on_done,
+            )
+        } else {
+            completions::decide(
+                &deal,
+                &candidates,
+                &limits,
+                &cancel,
+                args.max_completions,
+                &on_done,
+            )
+        }
+    })?;
+    bar.finish_and_clear();
+    let method = if args.first_moves {
+        Method::FirstMoves
+    } else {
+        Method::Verify
+    };
+    let spinner = super::spinner();
+    spinner.set_message("trying every legal move in every winnable completion");
+    let hint = pool.install(|| hint::hint(&deal, &decided, method, &limits, &cancel))?;
+    spinner.finish_and_clear();
+
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let json = serde_json::json!({
+            "file": name,
+            "completions_total": decided.total.to_string(),
+            "sampled": decided.is_sample(),
+            "seed": decided.seed,
+            "summary": decided.summary(),
+            "hint": hint_json(&hint),
+        });
+        serde_json::to_writer_pretty(&mut out, &json)?;
+        writeln!(out)?;
+    } else {
+        let summary = decided.summary();
+        writeln!(
+            out,
+            "deal: {name} ({} XX cards, {} completion{})",
+            decided.slots.len(),
+            sample::approximate(&decided.total),
+            if decided.total == BigUint::from(1u32) {
+                ""
+            } else {
+                "s"
+            }
+        )?;
+        match decided.seed {
+            Some(seed) => writeln!(
+                out,
+                "sample: {} completions drawn uniformly, seed {seed} (--seed {seed} draws it again): winnable in {}{}, {} undecided",
+                summary.decided,
+                summary.winnable,
+                summary.share.map_or(String::new(), |s| format!(", {s}")),
+                summary.undecided
+            )?,
+            None => writeln!(
+                out,
+                "completions: all {} decided: winnable in {}, {} undecided",
+                summary.decided, summary.winnable, summary.undecided
+            )?,
+        }
+        print_hint(&mut out, &hint, decided.is_sample())?;
+    }
+    out.flush()?;
+    Ok(if hint.moves.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The one completion of a deal without `XX` cards: the deal itself.
+pub(crate) fn known_deal(analysis: &Analysis) -> Decided {
+    Decided {
+        slots: Vec::new(),
+        total: BigUint::from(1u32),
+        seed: None,
+        completions: vec![Completion {
+            cards: Vec::new(),
+            analysis: analysis.clone(),
+        }],
+    }
+}
+
+fn kind_words(kind: Kind) -> &'static str {
+    match kind {
+        Kind::TurnsUpAndBuilds => "turns up a card, builds a same-suit run",
+        Kind::TurnsUp => "turns up a card",
+        Kind::BuildsSuit => "builds a same-suit run",
+        Kind::Other => "",
+        Kind::Deal => "",
+    }
+}
+
+/// The hint for people: the best move, then every legal move.
+pub(crate) fn print_hint(out: &mut impl Write, hint: &Hint, sampled: bool) -> anyhow::Result<()> {
+    let which = if sampled {
+        "sampled completions"
+    } else {
+        "completions"
+    };
+    let Some(best) = hint.best() else {
+        writeln!(out, "move to play now: none (no legal move)")?;
+        return Ok(());
+    };
+    writeln!(out, "move to play now: {}  ({})", best.mv, best.words)?;
+    match best.share {
+        Some(share) if best.wins > 0 && sampled => writeln!(
+            out,
+            "  a win starts with it in {} of {} {which}: {share}",
+            best.wins, best.of
+        )?,
+        Some(share) if best.wins > 0 => writeln!(
+            out,
+            "  a win starts with it in {} of {} {which} ({:.0} %)",
+            best.wins,
+            best.of,
+            share.share * 100.0
+        )?,
+        _ => writeln!(
+            out,
+            "  no win was found in any of the {} {which} within the limits: the moves are ranked by the tie-breaks only",
+            best.of
+        )?,
+    }
+    writeln!(out, "every legal move, best first:")?;
+    for (index, m) in hint.moves.iter().enumerate() {
+        // The interval only for a sample: over every completion the share
+        // is exact.
+        let share = m.share.map_or(String::new(), |s| {
+            if sampled {
+                format!(
+                    "{:>3.0} % ({:.0}–{:.0} %)",
+                    s.share * 100.0,
+                    s.low * 100.0,
+                    s.high * 100.0
+                )
+            } else {
+                format!("{:>3.0} %", s.share * 100.0)
+            }
+        });
+        let note = kind_words(m.kind);
+        writeln!(
+            out,
+            "{:>4}. {:<8} {:>4} of {:<4} {:<18} {}{}",
+            index + 1,
+            m.mv.to_string(),
+            m.wins,
+            m.of,
+            share,
+            m.words,
+            if note.is_empty() {
+                String::new()
+            } else {
+                format!("  [{note}]")
+            }
+        )?;
+    }
+    writeln!(
+        out,
+        "assumes: each completion is solved with its cards known{}; a player who cannot see them cannot follow a different line for each, so a share is optimistic for that player. Ties go to moves that turn up a card, then same-suit builds, the deal last.",
+        match hint.method {
+            Method::Verify => ", and every legal move is tried in every winnable one",
+            Method::FirstMoves =>
+                "; only the first move of each winning line found is credited (--first-moves)",
+        }
+    )?;
+    Ok(())
+}
+
+pub(crate) fn hint_json(hint: &Hint) -> serde_json::Value {
+    serde_json::json!({
+        "method": match hint.method {
+            Method::Verify => "verify",
+            Method::FirstMoves => "first-moves",
+        },
+        "extra_solves": hint.extra_solves,
+        "best": hint.best().map(|m| m.mv.to_string()),
+        "moves": hint.moves.iter().map(|m| serde_json::json!({
+            "move": m.mv.to_string(),
+            "words": m.words,
+            "kind": m.kind,
+            "wins": m.wins,
+            "of": m.of,
+            "share": m.share,
+        })).collect::<Vec<_>>(),
+    })
+}

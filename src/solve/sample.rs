@@ -1,0 +1,401 @@
+//! Unknown cards as a player has them: too many completions to decide them
+//! all, so a seeded uniform sample of them is decided instead, and the
+//! report gives the winnable share with its error bars.
+//!
+//! A deal typed as a player sees it has every face-down and stock card
+//! `XX`: a fresh 4-suit deal has 94 of them and about 2.47 × 10^133
+//! completions. [`count`] gives that number exactly (a big integer: no
+//! fixed-width counter holds it), [`draw`] draws one completion uniformly,
+//! and [`decide_sample`] decides a sample of them in parallel, each under
+//! its own limits. The completions of a sample are independent uniform
+//! draws (with replacement), so the number found winnable is binomial and
+//! the 95 % Wilson interval of [`SampleSummary`] is the usual one.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use num_bigint::BigUint;
+use rayon::prelude::*;
+
+use crate::batch::{Z95, wilson_interval};
+use crate::cards::Card;
+use crate::deal::numbered::SplitMix64;
+use crate::deal::{Deal, Place};
+
+use super::completions::{Completion, CompletionError};
+use super::{Limits, SolveError, Verdict, analyze_unshortened};
+
+/// The number of distinct completions of `candidates` (a multiset): the
+/// multinomial n! / (k1! k2! ...), where n is the number of cards and each
+/// k is how often one card appears. Exact, however large.
+pub fn count(candidates: &[Card]) -> BigUint {
+    let mut sorted = candidates.to_vec();
+    sorted.sort();
+    // Multiply in the cards one at a time: after card i (0-based) the value
+    // is the number of distinct orderings of the first i + 1 cards, which
+    // is (previous) × (i + 1) / (copies of this card so far). The division
+    // is exact at every step, as each intermediate value is a multinomial.
+    let mut total = BigUint::from(1u32);
+    let mut copies = 0u32;
+    for (i, card) in sorted.iter().enumerate() {
+        copies = if i > 0 && sorted[i - 1] == *card {
+            copies + 1
+        } else {
+            1
+        };
+        total *= BigUint::from(i + 1);
+        total /= BigUint::from(copies);
+    }
+    total
+}
+
+/// A count for people: in full up to six digits, else with three
+/// significant digits, `2.47 × 10^133`.
+pub fn approximate(n: &BigUint) -> String {
+    let digits = n.to_string();
+    if digits.len() <= 6 {
+        return digits;
+    }
+    // The first 17 digits as a mantissa in [1, 10).
+    let head: f64 = digits[..17.min(digits.len())].parse().unwrap_or(1.0);
+    let mut mantissa = head / 10f64.powi(16.min(digits.len() as i32 - 1));
+    let mut exponent = digits.len() - 1;
+    if format!("{mantissa:.2}") == "10.00" {
+        mantissa = 1.0;
+        exponent += 1;
+    }
+    format!("{mantissa:.2} × 10^{exponent}")
+}
+
+/// Draws one completion uniformly: the candidate cards, shuffled by
+/// Fisher–Yates with `rng`, in the order of [`Deal::unknown_places`].
+///
+/// Why every distinct completion is equally likely, even with repeated
+/// cards: Fisher–Yates makes each of the n! orderings of the n card
+/// *copies* (copies told apart, say by where they stood before the
+/// shuffle) equally likely, 1/n!. A distinct completion is what is left
+/// when equal cards are not told apart. The orderings of copies that give
+/// one completion are exactly those that differ from it by permuting the
+/// k1 copies of the first card among their own slots, the k2 copies of
+/// the second among theirs, and so on: k1! k2! ... of them, the same
+/// number for every completion. So each completion has probability
+/// k1! k2! ... / n!, which is 1 / (number of completions): uniform. The
+/// test `sampling_is_uniform` checks it by a chi-square test.
+pub fn draw(candidates: &[Card], rng: &mut SplitMix64) -> Vec<Card> {
+    let mut cards = candidates.to_vec();
+    cards.sort();
+    for i in (1..cards.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        cards.swap(i, j);
+    }
+    cards
+}
+
+/// `size` completions drawn by [`draw`] from a generator seeded with
+/// `seed`, in order: the same seed always gives the same sample, whatever
+/// the number of threads that decide it.
+pub fn draw_sample(candidates: &[Card], size: usize, seed: u64) -> Vec<Vec<Card>> {
+    let mut rng = SplitMix64::new(seed);
+    (0..size).map(|_| draw(candidates, &mut rng)).collect()
+}
+
+/// A share with its 95 % Wilson interval.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Interval {
+    pub share: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Interval {
+    /// `count` of `of`; `None` for none at all.
+    pub fn of(count: usize, of: usize) -> Option<Interval> {
+        let (low, high) = wilson_interval(count as u64, of as u64, Z95)?;
+        Some(Interval {
+            share: count as f64 / of as f64,
+            low,
+            high,
+        })
+    }
+}
+
+impl fmt::Display for Interval {
+    /// `63 % (95 % CI 53–72 %)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:.0} % (95 % CI {:.0}–{:.0} %)",
+            self.share * 100.0,
+            self.low * 100.0,
+            self.high * 100.0
+        )
+    }
+}
+
+/// Decided completions, all of them or a sample, with what they say.
+#[derive(Clone, Debug)]
+pub struct Decided {
+    /// The unknown slots, in the order the completions fill them.
+    pub slots: Vec<Place>,
+    /// How many distinct completions there are.
+    pub total: BigUint,
+    /// The seed of the sample; `None` when every completion was decided.
+    pub seed: Option<u64>,
+    pub completions: Vec<Completion>,
+}
+
+impl Decided {
+    /// How many of the decided completions have this verdict.
+    pub fn count(&self, verdict: Verdict) -> usize {
+        self.completions
+            .iter()
+            .filter(|c| c.analysis.verdict == verdict)
+            .count()
+    }
+
+    /// Whether these are a sample rather than every completion.
+    pub fn is_sample(&self) -> bool {
+        self.seed.is_some()
+    }
+
+    /// The summary: counts, share, interval and bounds.
+    pub fn summary(&self) -> SampleSummary {
+        let n = self.completions.len();
+        let winnable = self.count(Verdict::Winnable);
+        let unwinnable = self.count(Verdict::Unwinnable);
+        let undecided = self.count(Verdict::Undecided);
+        SampleSummary {
+            decided: n,
+            winnable,
+            unwinnable,
+            undecided,
+            share: Interval::of(winnable, n),
+            // Undecided completions counted as lost, then as won.
+            bounds: (n > 0).then(|| {
+                (
+                    Interval::of(winnable, n).map_or(0.0, |i| i.low),
+                    Interval::of(winnable + undecided, n).map_or(1.0, |i| i.high),
+                )
+            }),
+        }
+    }
+}
+
+/// What decided completions say.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct SampleSummary {
+    /// Completions decided (or stopped by a limit).
+    pub decided: usize,
+    pub winnable: usize,
+    pub unwinnable: usize,
+    pub undecided: usize,
+    /// Winnable among the decided completions (undecided count as not
+    /// winnable), with its 95 % Wilson interval.
+    pub share: Option<Interval>,
+    /// Honest bounds on the share of winnable completions: the low end of
+    /// the interval with every undecided completion lost, and the high end
+    /// with every undecided completion won.
+    pub bounds: Option<(f64, f64)>,
+}
+
+/// Decides `size` completions of `deal` drawn uniformly (seeded with
+/// `seed`), in parallel on the current rayon pool, each under `limits`
+/// (its winning line is not shortened: only its first moves matter here).
+/// `on_done` is called as each is decided. Once `cancel` is set the
+/// completions not yet started are left out.
+pub fn decide_sample(
+    deal: &Deal,
+    candidates: &[Card],
+    size: usize,
+    seed: u64,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    on_done: &(dyn Fn(&Completion) + Sync),
+) -> Result<Decided, CompletionError> {
+    let slots = deal.unknown_places();
+    if slots.len() != candidates.len() {
+        return Err(CompletionError::Mismatch {
+            slots: slots.len(),
+            candidates: candidates.len(),
+        });
+    }
+    let completions = draw_sample(candidates, size, seed)
+        .into_par_iter()
+        .filter(|_| !cancel.load(Ordering::Relaxed))
+        .map(|cards| {
+            let filled = deal.with_unknowns_filled(&cards)?;
+            let analysis = analyze_unshortened(&filled, limits, cancel)?;
+            let completion = Completion { cards, analysis };
+            on_done(&completion);
+            Ok(completion)
+        })
+        .collect::<Result<Vec<_>, SolveError>>()?;
+    Ok(Decided {
+        slots,
+        total: count(candidates),
+        seed: Some(seed),
+        completions,
+    })
+}
+
+/// A seed for a run that was given none: from the clock, so two runs
+/// differ; it is printed so the run can be repeated with `--seed`.
+pub fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    // Mixed, and kept below 10^9 so it is easy to type back.
+    SplitMix64::new(nanos).next_u64() % 1_000_000_000
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::completions::distinct_orderings;
+    use std::collections::HashMap;
+
+    fn cards(text: &str) -> Vec<Card> {
+        text.split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect()
+    }
+
+    /// n! / (k1! k2! ...) by the plain formula, in big integers.
+    fn multinomial(counts: &[usize]) -> BigUint {
+        let factorial = |n: usize| (1..=n).fold(BigUint::from(1u32), |acc, i| acc * i);
+        let n: usize = counts.iter().sum();
+        counts
+            .iter()
+            .fold(factorial(n), |acc, &k| acc / factorial(k))
+    }
+
+    #[test]
+    fn small_counts_match_the_listing() {
+        for text in [
+            "",
+            "AS",
+            "AS AS 2H",
+            "3S 7S KS 4H",
+            "AS AS AS AS 2H 2H",
+            "AS AS 2S 2S 3S",
+        ] {
+            let c = cards(text);
+            assert_eq!(
+                count(&c),
+                BigUint::from(distinct_orderings(&c).len()),
+                "{text}"
+            );
+        }
+        assert_eq!(count(&cards("AS AS AS AS 2H 2H")), BigUint::from(15u32));
+    }
+
+    #[test]
+    fn a_fresh_four_suit_deal_has_about_2_47e133_completions() {
+        // 94 unknown cards of a fresh deal: every card twice, but the ten
+        // face-up cards once less. Take the ten face-up cards as ten
+        // distinct cards: 42 cards twice, 10 once.
+        let mut candidates = Vec::new();
+        let deck = crate::deal::numbered::unshuffled_deck(crate::cards::SuitCount::Four);
+        let mut seen: HashMap<Card, usize> = HashMap::new();
+        for card in deck {
+            *seen.entry(card).or_default() += 1;
+        }
+        let mut face_up = 0;
+        let mut sorted: Vec<_> = seen.into_iter().collect();
+        sorted.sort();
+        let mut counts = Vec::new();
+        for (card, copies) in sorted {
+            let copies = if face_up < 10 {
+                face_up += 1;
+                copies - 1
+            } else {
+                copies
+            };
+            candidates.extend(std::iter::repeat_n(card, copies));
+            counts.push(copies);
+        }
+        assert_eq!(candidates.len(), 94);
+        let exact = count(&candidates);
+        assert_eq!(exact, multinomial(&counts));
+        // 94! / 2^42, by the formula: the exact digits.
+        let factorial94 = (1..=94u32).fold(BigUint::from(1u32), |acc, i| acc * i);
+        assert_eq!(exact, factorial94 >> 42);
+        assert_eq!(approximate(&exact), "2.47 × 10^133");
+        assert_eq!(exact.to_string().len(), 134);
+    }
+
+    #[test]
+    fn one_suit_and_two_suit_counts_match_the_formula() {
+        // One suit: 8 copies of 13 ranks; two suits: 4 copies of 26 cards.
+        let one: Vec<Card> = crate::deal::numbered::unshuffled_deck(crate::cards::SuitCount::One);
+        assert_eq!(count(&one), multinomial(&[8; 13]));
+        let two: Vec<Card> = crate::deal::numbered::unshuffled_deck(crate::cards::SuitCount::Two);
+        assert_eq!(count(&two), multinomial(&[4; 26]));
+    }
+
+    #[test]
+    fn approximations() {
+        assert_eq!(approximate(&BigUint::from(999_999u32)), "999999");
+        assert_eq!(approximate(&BigUint::from(1_000_000u32)), "1.00 × 10^6");
+        assert_eq!(approximate(&BigUint::from(2_475_000u32)), "2.48 × 10^6");
+        assert_eq!(approximate(&BigUint::from(9_999_999u32)), "1.00 × 10^7");
+    }
+
+    #[test]
+    fn the_same_seed_draws_the_same_sample() {
+        let c = cards("AS AS 2H 3D 4C 5S 5S");
+        assert_eq!(draw_sample(&c, 20, 7), draw_sample(&c, 20, 7));
+        assert_ne!(draw_sample(&c, 20, 7), draw_sample(&c, 20, 8));
+        for drawn in draw_sample(&c, 20, 7) {
+            let mut sorted = drawn.clone();
+            sorted.sort();
+            let mut expected = c.clone();
+            expected.sort();
+            assert_eq!(sorted, expected);
+        }
+    }
+
+    /// Chi-square goodness of fit of many draws against the uniform
+    /// distribution over every distinct completion, on a multiset with
+    /// repeated cards (180 completions).
+    #[test]
+    fn sampling_is_uniform() {
+        let c = cards("AS AS 2H 2H 3D KC");
+        let all = distinct_orderings(&c);
+        assert_eq!(all.len(), 180);
+        let draws = 180 * 200;
+        let mut seen: HashMap<Vec<Card>, usize> = HashMap::new();
+        for drawn in draw_sample(&c, draws, 2026) {
+            *seen.entry(drawn).or_default() += 1;
+        }
+        assert_eq!(seen.len(), all.len(), "every completion is drawn");
+        let expected = draws as f64 / all.len() as f64;
+        let chi2: f64 = all
+            .iter()
+            .map(|o| {
+                let observed = *seen.get(o).unwrap_or(&0) as f64;
+                (observed - expected).powi(2) / expected
+            })
+            .sum();
+        // 179 degrees of freedom: the 99.9th percentile is about 243.3
+        // (Wilson–Hilferty).
+        assert!(
+            chi2 < 243.3,
+            "chi-square {chi2:.1} with 179 degrees of freedom"
+        );
+        // And far from the suspiciously perfect: the 0.1th percentile is
+        // about 126.1.
+        assert!(chi2 > 126.1, "chi-square {chi2:.1} is too good to be true");
+    }
+
+    #[test]
+    fn intervals() {
+        let i = Interval::of(0, 10).unwrap();
+        assert_eq!(i.low, 0.0);
+        assert!((i.high - 0.2775).abs() < 1e-3, "{}", i.high);
+        assert_eq!(Interval::of(0, 0), None);
+        let half = Interval::of(50, 100).unwrap();
+        assert!((half.low - 0.4038).abs() < 1e-3 && (half.high - 0.5962).abs() < 1e-3);
+    }
+}

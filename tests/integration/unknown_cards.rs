@@ -1,0 +1,320 @@
+//! Unknown cards as a player has them: exact completion counts, the one
+//! headline, seeded samples, `spider hint` and `spider batch --hidden`.
+
+use assert_cmd::Command;
+use num_bigint::BigUint;
+use predicates::prelude::*;
+
+fn spider() -> Command {
+    Command::cargo_bin("spider").unwrap()
+}
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn json_of(output: &[u8]) -> serde_json::Value {
+    serde_json::from_slice(output).unwrap()
+}
+
+/// Two suits, six runs removed: a spade and a heart run left. `{p5}`,
+/// `{p6}`, `{p9}` are the face-down cards of piles 5, 6 and 9, and `{p10}`
+/// is pile 10's face-up card (with 3H 7H face down).
+fn small(p5: &str, p6: &str, p9: &str, p1: &str, p10: &str) -> String {
+    format!(
+        "suits: 2
+piles:
+  - {{face_down: {p1}, face_up: [KS]}}
+  - {{face_down: [8S, 10S, QS], face_up: [JS]}}
+  - {{face_down: [2H, 6H], face_up: [9S]}}
+  - {{face_down: [8H, 10H, QH], face_up: [7S]}}
+  - {{face_down: {p5}, face_up: [5S]}}
+  - {{face_down: {p6}, face_up: [4H]}}
+  - {{face_down: [], face_up: [KH]}}
+  - {{face_down: [], face_up: [JH]}}
+  - {{face_down: {p9}, face_up: [9H]}}
+  - {{face_down: [3H, 7H], face_up: [{p10}]}}
+removed: [S, S, S, H, H, H]
+"
+    )
+}
+
+/// XX = AS, AH (2 completions): 4♥ can go onto 5♠ or 5♥, and either
+/// way pile 6 turns up an ace that nothing takes: every completion is
+/// lost.
+fn all_lost() -> String {
+    small("[XX]", "[XX, 3S]", "[]", "[2S, 4S, 6S]", "5H")
+}
+
+/// XX = 3S, AH: with 3S under 4♥, pile 6 empties and the game is won;
+/// with AH there, it is stuck.
+fn mixed() -> String {
+    small("[AS]", "[XX]", "[XX]", "[2S, 4S, 6S]", "5H")
+}
+
+/// XX = AS, AH: two legal moves, both turn up 3♠ or a card; 4♥ onto 5♠
+/// wins in both completions, 4♠ onto 5♠ (a same-suit build, preferred in
+/// a tie) buries the only 5 that 4♥ could go on and loses in both.
+fn one_winning_move() -> String {
+    small("[XX]", "[3S]", "[XX]", "[2S, 5H, 6S]", "4S")
+}
+
+#[test]
+fn every_completion_winnable_makes_the_headline_winnable_with_exit_0() {
+    let output = spider()
+        .args(["analyze", "deals/mid-game.yaml", "--json", "-q"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let json = json_of(&output);
+    assert_eq!(json["verdict"], "winnable");
+    assert_eq!(json["completions"]["winnable"], 2);
+    assert_eq!(json["completions"]["total"], "2");
+    spider()
+        .args(["analyze", "deals/mid-game.yaml", "-q"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "verdict: winnable (every one of the 2 completions of the XX cards is winnable)\n",
+        ))
+        .stdout(predicate::str::contains(
+            "winnable in 2 of 2 completions (0 unwinnable, 0 undecided)",
+        ));
+}
+
+#[test]
+fn every_completion_lost_makes_the_headline_unwinnable_with_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(&dir, "lost.yaml", &all_lost());
+    spider()
+        .arg("analyze")
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "verdict: unwinnable (all 2 completions of the XX cards are unwinnable)\n",
+        ));
+}
+
+#[test]
+fn mixed_completions_give_k_of_n_in_the_headline_with_exit_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(&dir, "mixed.yaml", &mixed());
+    spider()
+        .arg("analyze")
+        .arg(&file)
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains(
+            "verdict: undecided: winnable in 1 of 2 completions of the XX cards (1 unwinnable, 0 undecided)\n",
+        ))
+        .stdout(predicate::str::contains("3S AH            winnable"))
+        .stdout(predicate::str::contains("AH 3S            unwinnable"));
+}
+
+#[test]
+fn a_sample_never_yields_a_proof() {
+    // Every completion of the mid-game deal is winnable, but decided by a
+    // sample the headline gives the share and its interval, and exit 3.
+    let args = [
+        "analyze",
+        "deals/mid-game.yaml",
+        "--completions",
+        "--max-completions",
+        "1",
+        "--samples",
+        "4",
+        "--seed",
+        "7",
+        "-q",
+    ];
+    spider()
+        .args(args)
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains(
+            "verdict: undecided: winnable in 4 of 4 sampled completions, 100 % (95 % CI 51–100 %) of the 2 completions\n",
+        ))
+        .stdout(predicate::str::contains("seed 7 (--seed 7 draws it again)"));
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let json = json_of(
+        &spider()
+            .args(&json_args)
+            .assert()
+            .code(3)
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(json["completions"]["sampled"], true);
+    assert_eq!(json["completions"]["seed"], 7);
+    assert_eq!(json["completions"]["decided"], 4);
+    assert_eq!(json["verdict"], "undecided");
+}
+
+/// 94! / 2^42, computed here from the formula: the completions of a fresh
+/// 4-suit deal typed with every hidden card XX (ten face-up cards, all
+/// different, so 42 cards are missing twice and 10 once).
+#[test]
+fn a_fresh_deal_typed_as_seen_has_its_exact_completion_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = spider()
+        .args(["deal", "--pysol", "5"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(output).unwrap();
+    // Every face-down and stock card becomes XX.
+    let mut seen = String::new();
+    for line in text.lines() {
+        let hidden = line.trim_start().starts_with("- face_down: [")
+            || (line.trim_start().starts_with("- [") && !line.contains("face"));
+        if hidden {
+            let open = line.find('[').unwrap();
+            let close = line.find(']').unwrap();
+            let n = line[open + 1..close]
+                .split(',')
+                .filter(|c| !c.trim().is_empty())
+                .count();
+            seen.push_str(&format!(
+                "{}{}{}\n",
+                &line[..open + 1],
+                vec!["XX"; n].join(", "),
+                &line[close..]
+            ));
+        } else {
+            seen.push_str(line);
+            seen.push('\n');
+        }
+    }
+    let file = write(&dir, "seen.yaml", &seen);
+    let json = json_of(
+        &spider()
+            .arg("analyze")
+            .arg(&file)
+            .args(["--samples", "0", "--max-positions", "1000", "--json"])
+            .assert()
+            .code(3)
+            .get_output()
+            .stdout,
+    );
+    let factorial = (1..=94u32).fold(BigUint::from(1u32), |acc, i| acc * i);
+    let expected: BigUint = factorial / (BigUint::from(1u32) << 42usize);
+    assert_eq!(json["completions_total"], expected.to_string());
+    assert_eq!(expected.to_string().len(), 134);
+    spider()
+        .arg("analyze")
+        .arg(&file)
+        .args(["--samples", "0", "--max-positions", "1000"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains(
+            "completions: not decided (2.47 × 10^133 of them; --samples N decides a sample)",
+        ))
+        .stdout(predicate::str::contains(
+            "pile 1: 1 of 5 face-down XX cards can be turned up, by a line of 1 move",
+        ))
+        .stdout(predicate::str::contains(
+            "stock: 10 of 50 XX cards can be turned up (row 1, by a line of 1 move)",
+        ));
+}
+
+#[test]
+fn the_hint_puts_the_only_winning_move_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(&dir, "one.yaml", &one_winning_move());
+    let json = json_of(
+        &spider()
+            .arg("hint")
+            .arg(&file)
+            .arg("--json")
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout,
+    );
+    let moves = json["hint"]["moves"].as_array().unwrap();
+    let row = |m: &serde_json::Value| {
+        (
+            m["move"].as_str().unwrap().to_string(),
+            m["wins"].as_u64().unwrap(),
+            m["of"].as_u64().unwrap(),
+        )
+    };
+    assert_eq!(
+        moves.iter().map(row).collect::<Vec<_>>(),
+        [("6-5/1".to_string(), 2, 2), ("10-5/1".to_string(), 0, 2)]
+    );
+    // The losing move is the one the tie-breaks prefer: only the shares
+    // put the winning move first.
+    assert_eq!(moves[1]["kind"], "turns-up-and-builds");
+    assert_eq!(moves[0]["kind"], "turns-up");
+    // The same from a seeded sample (of the 2 completions), in words.
+    spider()
+        .arg("hint")
+        .arg(&file)
+        .args(["--max-completions", "1", "--samples", "6", "--seed", "3"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "move to play now: 6-5/1  (4♥ from pile 6 onto 5♠ on pile 5)\n  a win starts with it in 6 of 6 sampled completions: 100 % (95 % CI 61–100 %)",
+        ));
+    // analyze --hint gives the same move.
+    spider()
+        .arg("analyze")
+        .arg(&file)
+        .arg("--hint")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("move to play now: 6-5/1"));
+}
+
+#[test]
+fn hidden_play_reports_both_shares_and_repeats_with_its_seed() {
+    let run = || {
+        json_of(
+            &spider()
+                .args([
+                    "batch",
+                    "--hidden",
+                    "--number",
+                    "1..2",
+                    "--suits",
+                    "1",
+                    "--hidden-samples",
+                    "2",
+                    "--hidden-max-positions",
+                    "20000",
+                    "--seed",
+                    "5",
+                    "--jobs",
+                    "1",
+                    "--json",
+                ])
+                .assert()
+                .code(0)
+                .get_output()
+                .stdout,
+        )
+    };
+    let a = run();
+    assert_eq!(a["deals"], 2);
+    assert_eq!(a["winnable_known"], 2);
+    let won = a["won_blind"].as_u64().unwrap();
+    assert!(won <= 2);
+    let games = |j: &serde_json::Value| {
+        j["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| (g["hidden"]["won"].clone(), g["hidden"]["moves"].clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(games(&a), games(&run()));
+}
