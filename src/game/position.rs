@@ -207,6 +207,30 @@ impl Position {
         })
     }
 
+    /// Appends the position as bytes: rows dealt, runs removed, the
+    /// face-down and face-up counts of each pile, then the face-up cards (22
+    /// bytes and one per face-up card). For searches that keep many
+    /// positions waiting: a `Position` itself takes 126 bytes.
+    pub fn pack_into(&self, out: &mut Vec<u8>) {
+        out.push(self.dealt);
+        out.push(self.removed);
+        out.extend_from_slice(&self.down);
+        out.extend_from_slice(&self.up);
+        out.extend_from_slice(&self.cards[..self.total_up()]);
+    }
+
+    /// The position [`Position::pack_into`] wrote at the start of `bytes`,
+    /// and how many bytes it took; `None` if they are not one.
+    pub fn unpack_from(bytes: &[u8]) -> Option<(Position, usize)> {
+        let head = bytes.get(..2 + 2 * PILES)?;
+        let down: [u8; PILES] = head[2..2 + PILES].try_into().ok()?;
+        let up: [u8; PILES] = head[2 + PILES..].try_into().ok()?;
+        let total: usize = up.iter().map(|&n| n as usize).sum();
+        let cards = bytes.get(head.len()..head.len() + total)?;
+        let position = Position::from_parts(head[0], head[1], down, up, cards)?;
+        Some((position, head.len() + total))
+    }
+
     /// The top card of `pile`, if it has a known one.
     fn top(&self, pile: usize) -> Option<u8> {
         let n = self.up[pile] as usize;
@@ -360,6 +384,28 @@ impl Reveals {
 pub struct Step {
     pub position: Position,
     pub reveals: Reveals,
+}
+
+impl Step {
+    /// Appends the step as bytes: the position ([`Position::pack_into`])
+    /// and the four bytes of its reveals.
+    pub fn pack_into(&self, out: &mut Vec<u8>) {
+        self.position.pack_into(out);
+        out.extend_from_slice(&self.reveals.turned_up.to_le_bytes());
+        out.extend_from_slice(&self.reveals.dealt.to_le_bytes());
+    }
+
+    /// The step [`Step::pack_into`] wrote at the start of `bytes`, and how
+    /// many bytes it took.
+    pub fn unpack_from(bytes: &[u8]) -> Option<(Step, usize)> {
+        let (position, used) = Position::unpack_from(bytes)?;
+        let tail = bytes.get(used..used + 4)?;
+        let reveals = Reveals {
+            turned_up: u16::from_le_bytes([tail[0], tail[1]]),
+            dealt: u16::from_le_bytes([tail[2], tail[3]]),
+        };
+        Some((Step { position, reveals }, used + 4))
+    }
 }
 
 /// Why a move is not legal in a position.
