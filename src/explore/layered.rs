@@ -45,6 +45,7 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::mem::size_of;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -361,7 +362,7 @@ where
             threads: pool.threads(),
             ..LayeredStats::default()
         };
-        let mut pending: BTreeMap<u64, Vec<Bucket>> = BTreeMap::new();
+        let mut pending: Pending = (0..SHARDS).map(|_| BTreeMap::new()).collect();
         let mut done_through: Option<u64> = None;
 
         let start = problem.start();
@@ -379,7 +380,7 @@ where
                 for layer in &stats.layers {
                     read_spill(dir, layer.layer, |target, fp, record| {
                         if Some(target) > done_through {
-                            pending_bucket(&mut pending, target, fp).push(fp, record);
+                            pending_push(&mut pending, target, fp, record);
                         }
                     })?;
                 }
@@ -395,13 +396,13 @@ where
             scratch.extend_from_slice(&0u16.to_le_bytes());
             problem.pack(&start, &mut scratch);
             let fp = problem.fingerprint(&start);
-            pending_bucket(&mut pending, start_layer, fp).push(fp, &scratch);
+            pending_push(&mut pending, start_layer, fp, &scratch);
         }
         drop(start);
 
         let mut goal: Option<FoundGoal<P::State>> = None;
         let end = 'search: loop {
-            let Some((layer, buckets)) = pending.pop_first() else {
+            let Some((layer, buckets)) = pending_pop(&mut pending) else {
                 break End::Exhausted;
             };
             let mut spill = match &self.checkpoint {
@@ -465,7 +466,7 @@ where
                             })
                             .collect()
                     });
-                    let sames: Vec<Vec<Bucket>> =
+                    let sames: Vec<Candidates> =
                         outs.iter_mut().map(|out| std::mem::take(&mut out.same)).collect();
                     // Deduplicate each shard's new-looking successors.
                     let (new, dups): (u64, u64) = pool.install(|| tables
@@ -475,10 +476,10 @@ where
                         .map(|(shard, (table, next))| {
                             let (mut new, mut dups) = (0, 0);
                             for same in &sames {
-                                let bucket = &same[shard];
-                                for (i, &fp) in bucket.fps.iter().enumerate() {
+                                let range = same.starts[shard] as usize..same.starts[shard + 1] as usize;
+                                for &(fp, i) in &same.sorted[range] {
                                     if table.insert(fp) {
-                                        next.push(bucket.arena.get(i));
+                                        next.push(same.arena.get(i as usize));
                                         new += 1;
                                     } else {
                                         dups += 1;
@@ -492,6 +493,36 @@ where
                     here.positions += new;
                     stats.positions += new;
                     here.duplicates += dups;
+                    // Successors for later layers join their pending
+                    // buffers, each shard by one thread.
+                    let laters: Vec<Later> =
+                        outs.iter_mut().map(|out| std::mem::take(&mut out.later)).collect();
+                    pool.install(|| {
+                        pending.par_iter_mut().enumerate().for_each(|(shard, pending)| {
+                            for later in &laters {
+                                let range = later.starts[shard] as usize..later.starts[shard + 1] as usize;
+                                for &(target, fp, i) in &later.sorted[range] {
+                                    assert!(
+                                        target > layer,
+                                        "a move led from layer {layer} to layer {target}: \
+                                         Problem::layer must never go down"
+                                    );
+                                    pending
+                                        .entry(target)
+                                        .or_default()
+                                        .push(fp, later.arena.get(i as usize));
+                                }
+                            }
+                        })
+                    });
+                    if let Some(spill) = &mut spill {
+                        for later in &laters {
+                            for &(target, fp, i) in &later.sorted {
+                                spill.write(target, fp, later.arena.get(i as usize))?;
+                            }
+                        }
+                    }
+                    drop(laters);
                     let mut leaves = Vec::new();
                     for out in outs {
                         here.expanded += out.expanded;
@@ -501,18 +532,6 @@ where
                         here.leaves += out.leaves;
                         here.dead += out.dead;
                         stats.max_depth = stats.max_depth.max(out.max_depth);
-                        for (i, &(target, fp)) in out.later.iter().enumerate() {
-                            assert!(
-                                target > layer,
-                                "a move led from layer {layer} to layer {target}: \
-                                 Problem::layer must never go down"
-                            );
-                            let record = out.later_arena.get(i);
-                            if let Some(spill) = &mut spill {
-                                spill.write(target, fp, record)?;
-                            }
-                            pending_bucket(&mut pending, target, fp).push(fp, record);
-                        }
                         if goal.is_none() {
                             goal = out.goal;
                         }
@@ -872,12 +891,10 @@ impl TreeCounts {
 
 /// What one work unit produced.
 struct UnitOut<S> {
-    /// Successors in the same layer not found in the table, by shard.
-    same: Vec<Bucket>,
-    /// Successors in later layers: (layer, fingerprint), records in
-    /// `later_arena`.
-    later: Vec<(u64, u128)>,
-    later_arena: Arena,
+    /// Successors in the same layer not found in the table.
+    same: Candidates,
+    /// Successors in later layers.
+    later: Later,
     expanded: u64,
     moves: u64,
     duplicates: u64,
@@ -902,9 +919,8 @@ where
     P::State: Send,
 {
     let mut unit = UnitOut {
-        same: (0..SHARDS).map(|_| Bucket::default()).collect(),
-        later: Vec::new(),
-        later_arena: Arena::default(),
+        same: Candidates::default(),
+        later: Later::default(),
         expanded: 0,
         moves: 0,
         duplicates: 0,
@@ -916,6 +932,10 @@ where
         leaf_states: Vec::new(),
     };
     let mut out = Vec::new();
+    // Same-layer successors: packed, fingerprints noted and their table
+    // lines prefetched; looked up once the whole unit is expanded.
+    let mut found: Vec<(u128, u32)> = Vec::new();
+    let mut later: Vec<(u64, u128, u32)> = Vec::new();
     for i in range {
         let record = arena.get(i);
         let depth = u16::from_le_bytes([record[0], record[1]]) as u32;
@@ -955,32 +975,119 @@ where
             let fp = problem.fingerprint(&next);
             let next_layer = problem.layer(&next);
             if next_layer == layer {
-                let shard = shard_of(fp);
-                if tables[shard].contains(fp) {
-                    unit.duplicates += 1;
-                    continue;
-                }
-                unit.same[shard].push_with(fp, |bytes| {
+                tables[shard_of(fp)].prefetch(fp);
+                found.push((fp, unit.same.arena.len() as u32));
+                unit.same.arena.push_with(|bytes| {
                     bytes.extend_from_slice(&child_depth.to_le_bytes());
                     problem.pack(&next, bytes);
                 });
             } else {
-                unit.later.push((next_layer, fp));
-                unit.later_arena.push_with(|bytes| {
+                later.push((next_layer, fp, unit.later.arena.len() as u32));
+                unit.later.arena.push_with(|bytes| {
                     bytes.extend_from_slice(&child_depth.to_le_bytes());
                     problem.pack(&next, bytes);
                 });
             }
         }
     }
+    // Drop those already stored; sort the rest by shard (counting sort).
+    let mut counts = [0u32; SHARDS + 1];
+    found.retain(|&(fp, _)| {
+        let known = tables[shard_of(fp)].contains(fp);
+        if !known {
+            counts[shard_of(fp) + 1] += 1;
+        }
+        !known
+    });
+    unit.duplicates += unit.same.arena.len() as u64 - found.len() as u64;
+    for shard in 0..SHARDS {
+        counts[shard + 1] += counts[shard];
+    }
+    unit.same.starts = counts;
+    let mut at = counts;
+    unit.same.sorted = vec![(0, 0); found.len()];
+    for (fp, i) in found {
+        let shard = shard_of(fp);
+        unit.same.sorted[at[shard] as usize] = (fp, i);
+        at[shard] += 1;
+    }
+    let mut counts = [0u32; SHARDS + 1];
+    for &(_, fp, _) in &later {
+        counts[shard_of(fp) + 1] += 1;
+    }
+    for shard in 0..SHARDS {
+        counts[shard + 1] += counts[shard];
+    }
+    unit.later.starts = counts;
+    let mut at = counts;
+    unit.later.sorted = vec![(0, 0, 0); later.len()];
+    for entry in later {
+        let shard = shard_of(entry.1);
+        unit.later.sorted[at[shard] as usize] = entry;
+        at[shard] += 1;
+    }
     unit
 }
 
-/// The pending bucket of `layer` that fingerprint `fp` goes to.
-fn pending_bucket(pending: &mut BTreeMap<u64, Vec<Bucket>>, layer: u64, fp: u128) -> &mut Bucket {
-    &mut pending
+/// The later-layer successors of one work unit: records in `arena`,
+/// (layer, fingerprint, record) sorted by shard, shard `s` at
+/// `starts[s]..starts[s + 1]`.
+struct Later {
+    arena: Arena,
+    sorted: Vec<(u64, u128, u32)>,
+    starts: [u32; SHARDS + 1],
+}
+
+impl Default for Later {
+    fn default() -> Self {
+        Later {
+            arena: Arena::default(),
+            sorted: Vec::new(),
+            starts: [0; SHARDS + 1],
+        }
+    }
+}
+
+/// The same-layer successors of one work unit that were not in the table
+/// when it looked: records in `arena`, (fingerprint, record) sorted by
+/// shard, shard `s` at `starts[s]..starts[s + 1]`.
+struct Candidates {
+    arena: Arena,
+    sorted: Vec<(u128, u32)>,
+    starts: [u32; SHARDS + 1],
+}
+
+impl Default for Candidates {
+    fn default() -> Self {
+        Candidates {
+            arena: Arena::default(),
+            sorted: Vec::new(),
+            starts: [0; SHARDS + 1],
+        }
+    }
+}
+
+/// The states waiting for later layers: per shard, per layer.
+type Pending = Vec<BTreeMap<u64, Bucket>>;
+
+fn pending_push(pending: &mut Pending, layer: u64, fp: u128, record: &[u8]) {
+    pending[shard_of(fp)]
         .entry(layer)
-        .or_insert_with(|| (0..SHARDS).map(|_| Bucket::default()).collect())[shard_of(fp)]
+        .or_default()
+        .push(fp, record);
+}
+
+/// The lowest pending layer with its buckets, one per shard.
+fn pending_pop(pending: &mut Pending) -> Option<(u64, Vec<Bucket>)> {
+    let layer = pending
+        .iter()
+        .filter_map(|shard| shard.first_key_value().map(|(&layer, _)| layer))
+        .min()?;
+    let buckets = pending
+        .iter_mut()
+        .map(|shard| shard.remove(&layer).unwrap_or_default())
+        .collect();
+    Some((layer, buckets))
 }
 
 #[inline]
@@ -993,13 +1100,13 @@ fn memory(
     tables: &[FpTable],
     frontier: &[Arena],
     next: &[Arena],
-    pending: &BTreeMap<u64, Vec<Bucket>>,
+    pending: &Pending,
 ) -> u64 {
     tables.iter().map(FpTable::bytes).sum::<u64>()
         + frontier.iter().chain(next).map(Arena::bytes).sum::<u64>()
         + pending
-            .values()
-            .flatten()
+            .iter()
+            .flat_map(BTreeMap::values)
             .map(|b| b.arena.bytes() + (b.fps.capacity() * 16) as u64)
             .sum::<u64>()
 }
@@ -1053,36 +1160,31 @@ impl Bucket {
         self.fps.push(fp);
         self.arena.push(record);
     }
-
-    fn push_with(&mut self, fp: u128, write: impl FnOnce(&mut Vec<u8>)) {
-        self.fps.push(fp);
-        self.arena.push_with(write);
-    }
 }
 
-/// A set of 128-bit fingerprints: open addressing with Robin Hood linear
-/// probing in a plain array of 16-byte slots (0 marks an empty slot; the
-/// fingerprint 0 is stored as 1). A fingerprint's home slot is its bits
-/// 56..120 scaled to the capacity, which keeps the slots in fingerprint
-/// order: a probe stops at the first slot holding a larger fingerprint, so
-/// a miss costs about as much as a hit. The table is at most 90 % full
-/// and grows by a fifth (the capacity need not be a power of two), so it
-/// holds 16 / 0.9 to 16 / 0.75 bytes per fingerprint: 17.8–21.3.
+/// A set of 128-bit fingerprints: open addressing over cache lines of four
+/// 16-byte slots (0 marks an empty slot; the fingerprint 0 is stored as 1).
+/// A fingerprint's home line comes from its bits 56..120 scaled to the
+/// number of lines (which need not be a power of two); a probe scans that
+/// line, then the next ones, until it meets the fingerprint or an empty
+/// slot. Lines of four keep the probes short even when the table is 90 %
+/// full; it then grows by a fifth, so it holds 16 / 0.9 to 16 / 0.75
+/// bytes per fingerprint: 17.8 to 21.3.
 #[derive(Default)]
 pub struct FpTable {
-    slots: Vec<u128>,
-    /// Slots addressed by home positions; `slots` has some more at the
-    /// end (at least [`FpTable::SLACK`], more when needed), so probes never
-    /// wrap.
-    capacity: usize,
+    lines: Vec<Line>,
     len: usize,
 }
 
+/// Four slots in one cache line.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Line([u128; 4]);
+
 impl FpTable {
-    const SLACK: usize = 64;
     const MAX_LOAD: f64 = 0.9;
     const GROWTH: f64 = 1.2;
-    const MIN_CAPACITY: usize = 64;
+    const MIN_LINES: usize = 16;
 
     /// Fingerprints held.
     pub fn len(&self) -> usize {
@@ -1096,100 +1198,86 @@ impl FpTable {
 
     /// Bytes held.
     pub fn bytes(&self) -> u64 {
-        (self.slots.capacity() * 16) as u64
+        (self.lines.capacity() * size_of::<Line>()) as u64
     }
 
     #[inline]
     fn home(&self, fp: u128) -> usize {
-        (((fp >> 56) as u64 as u128 * self.capacity as u128) >> 64) as usize
+        (((fp >> 56) as u64 as u128 * self.lines.len() as u128) >> 64) as usize
     }
 
+    /// Asks the processor to fetch `fp`'s home line into the cache.
     #[inline]
-    fn norm(fp: u128) -> u128 {
-        fp.max(1)
-    }
-
-    /// Slots are sorted by `(fp >> 56) as u64`, then by `fp` itself (so
-    /// that equal homes have a fixed order).
-    #[inline]
-    fn order(fp: u128) -> (u64, u128) {
-        ((fp >> 56) as u64, fp)
+    pub fn prefetch(&self, fp: u128) {
+        #[cfg(target_arch = "x86_64")]
+        if !self.lines.is_empty() {
+            let line = &self.lines[self.home(fp.max(1))] as *const Line as *const i8;
+            // SAFETY: a prefetch is only a hint; the address is in bounds.
+            unsafe { std::arch::x86_64::_mm_prefetch(line, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = fp;
     }
 
     /// Whether `fp` is in the table.
     #[inline]
     pub fn contains(&self, fp: u128) -> bool {
-        if self.capacity == 0 {
+        if self.lines.is_empty() {
             return false;
         }
-        let fp = Self::norm(fp);
-        let key = Self::order(fp);
+        let fp = fp.max(1);
         let mut i = self.home(fp);
         loop {
-            let slot = self.slots[i];
-            if slot == fp {
-                return true;
-            }
-            if slot == 0 || Self::order(slot) > key {
-                return false;
+            for &slot in &self.lines[i].0 {
+                if slot == fp {
+                    return true;
+                }
+                if slot == 0 {
+                    return false;
+                }
             }
             i += 1;
+            if i == self.lines.len() {
+                i = 0;
+            }
         }
     }
 
     /// Inserts `fp`; `false` if it was already there.
     pub fn insert(&mut self, fp: u128) -> bool {
-        if self.len + 1 > (self.capacity as f64 * Self::MAX_LOAD) as usize {
+        if self.len + 1 > (self.lines.len() as f64 * 4.0 * Self::MAX_LOAD) as usize {
             self.grow();
         }
-        let fp = Self::norm(fp);
-        let key = Self::order(fp);
+        let fp = fp.max(1);
         let mut i = self.home(fp);
         loop {
-            let slot = self.slots[i];
-            if slot == fp {
-                return false;
-            }
-            if slot == 0 || Self::order(slot) > key {
-                break;
+            for slot in &mut self.lines[i].0 {
+                if *slot == fp {
+                    return false;
+                }
+                if *slot == 0 {
+                    *slot = fp;
+                    self.len += 1;
+                    return true;
+                }
             }
             i += 1;
-        }
-        // Shift the run from `i` up by one slot to keep the order.
-        let mut end = i;
-        while self.slots[end] != 0 {
-            end += 1;
-            if end == self.slots.len() {
-                // Past the slack (fingerprints far from even): more slack.
-                self.slots.resize(end + Self::SLACK, 0);
+            if i == self.lines.len() {
+                i = 0;
             }
         }
-        self.slots.copy_within(i..end, i + 1);
-        self.slots[i] = fp;
-        self.len += 1;
-        true
     }
 
     fn grow(&mut self) {
-        let capacity = ((self.capacity as f64 * Self::GROWTH) as usize).max(Self::MIN_CAPACITY);
-        self.grow_to(capacity);
-    }
-
-    /// Rebuilds the table with `capacity` home slots. The old slots are
-    /// in order, so they are placed in order: each at its home or just
-    /// after the one before.
-    fn grow_to(&mut self, capacity: usize) {
-        let old = std::mem::take(&mut self.slots);
-        self.capacity = capacity;
-        self.slots = vec![0; capacity + Self::SLACK];
-        let mut next = 0;
-        for fp in old.into_iter().filter(|&fp| fp != 0) {
-            let at = self.home(fp).max(next);
-            if at >= self.slots.len() {
-                self.slots.resize(at + Self::SLACK, 0);
+        let lines = ((self.lines.len() as f64 * Self::GROWTH) as usize).max(Self::MIN_LINES);
+        let old = std::mem::replace(&mut self.lines, vec![Line::default(); lines]);
+        self.len = 0;
+        for line in old {
+            for fp in line.0 {
+                if fp != 0 {
+                    self.insert(fp);
+                }
             }
-            self.slots[at] = fp;
-            next = at + 1;
         }
     }
 }
