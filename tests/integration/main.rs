@@ -7,5 +7,6 @@ mod batch;
 mod deal_files;
 mod explore;
 mod graph;
+mod layered;
 mod numbered;
 mod solver;
