@@ -18,9 +18,9 @@ use std::process::ExitCode;
 use anyhow::Context;
 use spider_analyzer::deal::files::write_atomically;
 use spider_analyzer::deal::load;
+use spider_analyzer::explore::layered::{Layered, LayeredStats};
 use spider_analyzer::explore::{End, Limits, Order, Search, Stats, Stop};
 use spider_analyzer::game::{Game, Move, compact_line};
-use spider_analyzer::explore::layered::{Layered, LayeredStats};
 use spider_analyzer::solve::stage::{LayerKey, Scope, StageProblem, StageReport};
 
 /// Exit code when a limit (`--max-nodes`, Ctrl-C) stopped the exploration.
@@ -404,7 +404,11 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
             stats.moves,
             stats.leaves,
             stats.goals,
-            if complete { "" } else { " (so far: incomplete)" }
+            if complete {
+                ""
+            } else {
+                " (so far: incomplete)"
+            }
         )?;
         for s in &stages {
             writeln!(
@@ -419,7 +423,10 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
                 face_down_at_start.saturating_sub(s.fewest_face_down),
             )?;
         }
-        writeln!(out, "layers (stage, runs removed, face-down: positions, moves, reveals):")?;
+        writeln!(
+            out,
+            "layers (stage, runs removed, face-down: positions, moves, reveals):"
+        )?;
         for l in &stats.layers {
             let key = LayerKey::decode(l.layer);
             writeln!(

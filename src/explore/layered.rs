@@ -41,11 +41,11 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::io::{BufReader, BufWriter, Read, Write};
+use std::mem::size_of;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::mem::size_of;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -466,54 +466,65 @@ where
                             })
                             .collect()
                     });
-                    let sames: Vec<Candidates> =
-                        outs.iter_mut().map(|out| std::mem::take(&mut out.same)).collect();
+                    let sames: Vec<Candidates> = outs
+                        .iter_mut()
+                        .map(|out| std::mem::take(&mut out.same))
+                        .collect();
                     // Deduplicate each shard's new-looking successors.
-                    let (new, dups): (u64, u64) = pool.install(|| tables
-                        .par_iter_mut()
-                        .zip(next.par_iter_mut())
-                        .enumerate()
-                        .map(|(shard, (table, next))| {
-                            let (mut new, mut dups) = (0, 0);
-                            for same in &sames {
-                                let range = same.starts[shard] as usize..same.starts[shard + 1] as usize;
-                                for &(fp, i) in &same.sorted[range] {
-                                    if table.insert(fp) {
-                                        next.push(same.arena.get(i as usize));
-                                        new += 1;
-                                    } else {
-                                        dups += 1;
+                    let (new, dups): (u64, u64) = pool.install(|| {
+                        tables
+                            .par_iter_mut()
+                            .zip(next.par_iter_mut())
+                            .enumerate()
+                            .map(|(shard, (table, next))| {
+                                let (mut new, mut dups) = (0, 0);
+                                for same in &sames {
+                                    let range = same.starts[shard] as usize
+                                        ..same.starts[shard + 1] as usize;
+                                    for &(fp, i) in &same.sorted[range] {
+                                        if table.insert(fp) {
+                                            next.push(same.arena.get(i as usize));
+                                            new += 1;
+                                        } else {
+                                            dups += 1;
+                                        }
                                     }
                                 }
-                            }
-                            (new, dups)
-                        })
-                        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1)));
+                                (new, dups)
+                            })
+                            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+                    });
                     drop(sames);
                     here.positions += new;
                     stats.positions += new;
                     here.duplicates += dups;
                     // Successors for later layers join their pending
                     // buffers, each shard by one thread.
-                    let laters: Vec<Later> =
-                        outs.iter_mut().map(|out| std::mem::take(&mut out.later)).collect();
+                    let laters: Vec<Later> = outs
+                        .iter_mut()
+                        .map(|out| std::mem::take(&mut out.later))
+                        .collect();
                     pool.install(|| {
-                        pending.par_iter_mut().enumerate().for_each(|(shard, pending)| {
-                            for later in &laters {
-                                let range = later.starts[shard] as usize..later.starts[shard + 1] as usize;
-                                for &(target, fp, i) in &later.sorted[range] {
-                                    assert!(
-                                        target > layer,
-                                        "a move led from layer {layer} to layer {target}: \
+                        pending
+                            .par_iter_mut()
+                            .enumerate()
+                            .for_each(|(shard, pending)| {
+                                for later in &laters {
+                                    let range = later.starts[shard] as usize
+                                        ..later.starts[shard + 1] as usize;
+                                    for &(target, fp, i) in &later.sorted[range] {
+                                        assert!(
+                                            target > layer,
+                                            "a move led from layer {layer} to layer {target}: \
                                          Problem::layer must never go down"
-                                    );
-                                    pending
-                                        .entry(target)
-                                        .or_default()
-                                        .push(fp, later.arena.get(i as usize));
+                                        );
+                                        pending
+                                            .entry(target)
+                                            .or_default()
+                                            .push(fp, later.arena.get(i as usize));
+                                    }
                                 }
-                            }
-                        })
+                            })
                     });
                     if let Some(spill) = &mut spill {
                         for later in &laters {
@@ -541,7 +552,8 @@ where
                     let table_bytes: u64 = tables.iter().map(FpTable::bytes).sum();
                     if table_bytes > stats.peak_table_bytes {
                         stats.peak_table_bytes = table_bytes;
-                        stats.peak_table_positions = tables.iter().map(|t| t.len).sum::<usize>() as u64;
+                        stats.peak_table_positions =
+                            tables.iter().map(|t| t.len).sum::<usize>() as u64;
                     }
                     stats.peak_memory_bytes = stats.peak_memory_bytes.max(memory);
                     let snapshot = |stats: &LayeredStats, here: &LayerStats| {
@@ -593,11 +605,7 @@ where
             }
         };
         stats.elapsed = started.elapsed();
-        Ok(LayeredOutcome {
-            end,
-            stats,
-            goal,
-        })
+        Ok(LayeredOutcome { end, stats, goal })
     }
 
     /// A tree (deduplication off): breadth-first until every thread has
@@ -655,72 +663,75 @@ where
             }
         }
         let found = Mutex::new(goal);
-        let stop_flag = AtomicBool::new(self.stop == Stop::FirstGoal && found.lock().unwrap().is_some());
+        let stop_flag =
+            AtomicBool::new(self.stop == Stop::FirstGoal && found.lock().unwrap().is_some());
         let stopped: Mutex<Option<StopReason>> = Mutex::new(None);
         let generated = AtomicU64::new(0);
         let (limits, cancel, stop) = (&self.limits, self.cancel, self.stop);
-        let total = pool.install(|| frontier
-            .into_par_iter()
-            .map(|(state, depth)| {
-                let mut counts = TreeCounts::default();
-                let mut stack = vec![(state, depth)];
-                let mut out = Vec::new();
-                let mut since_check = 0u32;
-                while let Some((state, depth)) = stack.pop() {
-                    counts.max_depth = counts.max_depth.max(depth);
-                    match problem.kind(&state) {
-                        NodeKind::Inner => {}
-                        NodeKind::Leaf => {
-                            counts.leaves += 1;
-                            continue;
-                        }
-                        NodeKind::Dead => {
-                            counts.dead += 1;
-                            continue;
-                        }
-                        NodeKind::Goal => {
-                            counts.goals += 1;
-                            let mut found = found.lock().unwrap();
-                            if found.is_none() {
-                                *found = Some(FoundGoal {
-                                    fingerprint: problem.fingerprint(&state),
-                                    state,
-                                    depth,
-                                });
+        let total = pool.install(|| {
+            frontier
+                .into_par_iter()
+                .map(|(state, depth)| {
+                    let mut counts = TreeCounts::default();
+                    let mut stack = vec![(state, depth)];
+                    let mut out = Vec::new();
+                    let mut since_check = 0u32;
+                    while let Some((state, depth)) = stack.pop() {
+                        counts.max_depth = counts.max_depth.max(depth);
+                        match problem.kind(&state) {
+                            NodeKind::Inner => {}
+                            NodeKind::Leaf => {
+                                counts.leaves += 1;
+                                continue;
                             }
-                            if stop == Stop::FirstGoal {
+                            NodeKind::Dead => {
+                                counts.dead += 1;
+                                continue;
+                            }
+                            NodeKind::Goal => {
+                                counts.goals += 1;
+                                let mut found = found.lock().unwrap();
+                                if found.is_none() {
+                                    *found = Some(FoundGoal {
+                                        fingerprint: problem.fingerprint(&state),
+                                        state,
+                                        depth,
+                                    });
+                                }
+                                if stop == Stop::FirstGoal {
+                                    stop_flag.store(true, Ordering::Relaxed);
+                                }
+                                continue;
+                            }
+                        }
+                        since_check += 1;
+                        if since_check == 1 << 16 {
+                            since_check = 0;
+                            let so_far = generated.fetch_add(counts.generated, Ordering::Relaxed)
+                                + counts.generated;
+                            counts.reported += counts.generated;
+                            counts.generated = 0;
+                            if let Some(reason) = exceeded(limits, cancel, so_far, started, 0) {
+                                stopped.lock().unwrap().get_or_insert(reason);
                                 stop_flag.store(true, Ordering::Relaxed);
                             }
-                            continue;
                         }
-                    }
-                    since_check += 1;
-                    if since_check == 1 << 16 {
-                        since_check = 0;
-                        let so_far = generated.fetch_add(counts.generated, Ordering::Relaxed)
-                            + counts.generated;
-                        counts.reported += counts.generated;
-                        counts.generated = 0;
-                        if let Some(reason) = exceeded(limits, cancel, so_far, started, 0) {
-                            stopped.lock().unwrap().get_or_insert(reason);
-                            stop_flag.store(true, Ordering::Relaxed);
+                        if stop_flag.load(Ordering::Relaxed) {
+                            break;
                         }
+                        counts.expanded += 1;
+                        out.clear();
+                        problem.successors(&state, &mut out);
+                        counts.moves += out.len() as u64;
+                        counts.generated += out.len() as u64;
+                        // Reversed, so that the first successor is expanded first.
+                        stack.extend(out.drain(..).rev().map(|(_, s)| (s, depth + 1)));
                     }
-                    if stop_flag.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    counts.expanded += 1;
-                    out.clear();
-                    problem.successors(&state, &mut out);
-                    counts.moves += out.len() as u64;
-                    counts.generated += out.len() as u64;
-                    // Reversed, so that the first successor is expanded first.
-                    stack.extend(out.drain(..).rev().map(|(_, s)| (s, depth + 1)));
-                }
-                counts.reported += counts.generated;
-                counts
-            })
-            .reduce(TreeCounts::default, TreeCounts::add));
+                    counts.reported += counts.generated;
+                    counts
+                })
+                .reduce(TreeCounts::default, TreeCounts::add)
+        });
         let counts = counts.add(total);
         stats.positions += counts.reported;
         stats.expanded = counts.expanded;
@@ -1096,12 +1107,7 @@ fn shard_of(fp: u128) -> usize {
 }
 
 /// Estimated bytes held by the engine.
-fn memory(
-    tables: &[FpTable],
-    frontier: &[Arena],
-    next: &[Arena],
-    pending: &Pending,
-) -> u64 {
+fn memory(tables: &[FpTable], frontier: &[Arena], next: &[Arena], pending: &Pending) -> u64 {
     tables.iter().map(FpTable::bytes).sum::<u64>()
         + frontier.iter().chain(next).map(Arena::bytes).sum::<u64>()
         + pending
@@ -1313,11 +1319,10 @@ fn read_manifest(dir: &Path, id: &str) -> Result<Option<Manifest>, CheckpointErr
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io_error(&path)(e)),
     };
-    let manifest: Manifest =
-        serde_json::from_str(&text).map_err(|e| CheckpointError::Damaged {
-            path: path.clone(),
-            what: e.to_string(),
-        })?;
+    let manifest: Manifest = serde_json::from_str(&text).map_err(|e| CheckpointError::Damaged {
+        path: path.clone(),
+        what: e.to_string(),
+    })?;
     if manifest.version != MANIFEST_VERSION || manifest.id != id {
         return Err(CheckpointError::OtherSearch {
             path: dir.to_path_buf(),
@@ -1328,7 +1333,10 @@ fn read_manifest(dir: &Path, id: &str) -> Result<Option<Manifest>, CheckpointErr
 }
 
 /// Writes `bytes` to `path` through a temporary file, synced, then renamed.
-fn write_file_atomically(path: &Path, write: impl FnOnce(&mut BufWriter<fs::File>) -> std::io::Result<()>) -> Result<(), CheckpointError> {
+fn write_file_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<fs::File>) -> std::io::Result<()>,
+) -> Result<(), CheckpointError> {
     let tmp = path.with_extension("tmp");
     let result = (|| {
         let mut out = BufWriter::new(fs::File::create(&tmp)?);
@@ -1443,7 +1451,9 @@ mod tests {
         let mut x: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
         for i in 0..200_000u32 {
             // A few repeats, a few tiny and huge values.
-            x = x.wrapping_mul(0x2545_f491_4f6c_dd1d_0000_0000_0000_0001).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(0x2545_f491_4f6c_dd1d_0000_0000_0000_0001)
+                .wrapping_add(1442695040888963407);
             let fp = match i % 1000 {
                 0 => (i / 1000 % 150) as u128,
                 1 => u128::MAX - (i / 1000 % 100) as u128,

@@ -74,11 +74,12 @@ fn stage_0_counts_equal_the_graph_explorer_s() {
 
 #[test]
 fn parallel_runs_count_the_same_as_one_thread() {
-    let deal = pysol::deal(3, Rules::Standard).unwrap();
-    let one = layered_counts(&deal, Scope::Stage(1), 1);
-    assert!(one.positions > 100_000, "{} positions", one.positions);
+    // PySol 14934, stages 0-2: 7, 94 and 50,709 positions.
+    let deal = pysol::deal(14934, Rules::Standard).unwrap();
+    let one = layered_counts(&deal, Scope::Stage(2), 1);
+    assert_eq!(one.positions, 7 + 94 + 50_709);
     for jobs in [2, 3] {
-        let many = layered_counts(&deal, Scope::Stage(1), jobs);
+        let many = layered_counts(&deal, Scope::Stage(2), jobs);
         assert_eq!(many.threads, jobs);
         assert_eq!(layer_figures(&many), layer_figures(&one), "{jobs} threads");
         assert_eq!(many.positions, one.positions);
@@ -87,10 +88,10 @@ fn parallel_runs_count_the_same_as_one_thread() {
 
 #[test]
 fn a_resumed_search_counts_the_same_as_an_uninterrupted_one() {
-    let deal = pysol::deal(3, Rules::Standard).unwrap();
+    let deal = pysol::deal(14934, Rules::Standard).unwrap();
     let game = Game::new(&deal).unwrap();
-    let problem = StageProblem::new(&game, Scope::Stage(1));
-    let whole = layered_counts(&deal, Scope::Stage(1), 1);
+    let problem = StageProblem::new(&game, Scope::Stage(2));
+    let whole = layered_counts(&deal, Scope::Stage(2), 1);
     let dir = tempfile::tempdir().unwrap();
     let checkpoint = dir.path().join("search");
     // Stopped three times by a position limit, resumed each time.
@@ -101,10 +102,10 @@ fn a_resumed_search_counts_the_same_as_an_uninterrupted_one() {
             .stop(Stop::Exhaust)
             .jobs(Some(2))
             .limits(Limits {
-                max_positions: Some(whole.positions * runs / 4),
+                max_positions: (runs < 4).then(|| whole.positions * runs / 4),
                 ..Limits::default()
             })
-            .checkpoint(&checkpoint, "pysol 3, stages 0-1")
+            .checkpoint(&checkpoint, "pysol 14934, stages 0-2")
             .run()
             .unwrap();
         if outcome.end == End::Exhausted {
@@ -121,7 +122,7 @@ fn a_resumed_search_counts_the_same_as_an_uninterrupted_one() {
     // Run again on the finished checkpoint: nothing left, same counts.
     let again = Layered::new(&problem)
         .stop(Stop::Exhaust)
-        .checkpoint(&checkpoint, "pysol 3, stages 0-1")
+        .checkpoint(&checkpoint, "pysol 14934, stages 0-2")
         .run()
         .unwrap();
     assert_eq!(again.end, End::Exhausted);
@@ -225,7 +226,10 @@ fn graph_count_prints_stages_and_the_fewest_face_down_cards() {
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[1], "positions: 2760, moves: 20272, reveals: 0, wins: 0");
+    assert_eq!(
+        lines[1],
+        "positions: 2760, moves: 20272, reveals: 0, wins: 0"
+    );
     assert_eq!(
         lines[2],
         "stage 0: 2760 positions, 20272 moves, 0 reveals, 0 wins; fewest face-down 36 (8 of 44 turned up)"
@@ -249,8 +253,16 @@ fn stages_0_and_1_of_the_unwon_game() {
 fn the_exhaustive_problem_agrees_with_the_naive_search() {
     let (mut compared, mut won) = (0, 0);
     for seed in 1..=40u64 {
-        let suits = if seed % 2 == 0 { SuitCount::Two } else { SuitCount::One };
-        let rules = if seed % 3 == 0 { Rules::Relaxed } else { Rules::Standard };
+        let suits = if seed % 2 == 0 {
+            SuitCount::Two
+        } else {
+            SuitCount::One
+        };
+        let rules = if seed % 3 == 0 {
+            Rules::Relaxed
+        } else {
+            Rules::Standard
+        };
         let deal = small_position(
             seed.wrapping_mul(0x9e37_79b9_7f4a_7c15),
             suits,
@@ -267,7 +279,10 @@ fn the_exhaustive_problem_agrees_with_the_naive_search() {
         compared += 1;
         match outcome.end {
             End::GoalFound => {
-                assert!(expected, "seed {seed}: a win the naive search does not know");
+                assert!(
+                    expected,
+                    "seed {seed}: a win the naive search does not know"
+                );
                 let goal = outcome.goal.unwrap();
                 let line = Layered::new(&problem).line_to(goal.fingerprint).unwrap();
                 verify(&game, &line).unwrap();
@@ -277,7 +292,10 @@ fn the_exhaustive_problem_agrees_with_the_naive_search() {
             other => panic!("seed {seed}: {other:?}"),
         }
     }
-    assert!(compared >= 25 && won > 0 && won < compared, "{won} won of {compared}");
+    assert!(
+        compared >= 25 && won > 0 && won < compared,
+        "{won} won of {compared}"
+    );
 }
 
 /// A problem with dead ends: numbers 0..; a move adds 1 or 2; multiples of
