@@ -399,12 +399,18 @@ where
             pending_push(&mut pending, start_layer, fp, &scratch);
         }
         drop(start);
+        let mut pending_bytes: u64 = pending
+            .iter()
+            .flat_map(BTreeMap::values)
+            .map(bucket_bytes)
+            .sum();
 
         let mut goal: Option<FoundGoal<P::State>> = None;
         let end = 'search: loop {
             let Some((layer, buckets)) = pending_pop(&mut pending) else {
                 break End::Exhausted;
             };
+            pending_bytes -= buckets.iter().map(bucket_bytes).sum::<u64>();
             let mut spill = match &self.checkpoint {
                 Some((dir, _)) => Some(SpillWriter::create(dir, layer)?),
                 None => None,
@@ -416,11 +422,13 @@ where
             // The layer's entries: deduplicated into its fresh tables.
             let mut tables: Vec<FpTable> = (0..SHARDS).map(|_| FpTable::default()).collect();
             let mut frontier: Vec<Arena> = (0..SHARDS).map(|_| Arena::default()).collect();
+            let entries: usize = buckets.iter().map(|b| b.fps.len()).sum();
             let new: u64 = pool.install(|| {
                 tables
                     .par_iter_mut()
                     .zip(frontier.par_iter_mut())
                     .zip(buckets.into_par_iter())
+                    .with_min_len(shards_per_task(entries))
                     .map(|((table, next), bucket)| {
                         let mut new = 0;
                         for (i, &fp) in bucket.fps.iter().enumerate() {
@@ -440,29 +448,30 @@ where
                 here.steps += 1;
                 let mut next: Vec<Arena> = (0..SHARDS).map(|_| Arena::default()).collect();
                 // Work units over the frontier, in shard order.
-                let units: Vec<(usize, usize, usize)> = frontier
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(shard, arena)| {
-                        (0..arena.len())
-                            .step_by(UNIT)
-                            .map(move |from| (shard, from, (from + UNIT).min(arena.len())))
-                    })
-                    .collect();
+                // Work units of up to UNIT states, in shard order; a unit
+                // may span several shards' arenas (small steps are common).
+                let mut units: Vec<Vec<(usize, usize, usize)>> = Vec::new();
+                let mut filling = 0;
+                for (shard, arena) in frontier.iter().enumerate() {
+                    let mut from = 0;
+                    while from < arena.len() {
+                        if units.is_empty() || filling == UNIT {
+                            units.push(Vec::new());
+                            filling = 0;
+                        }
+                        let to = arena.len().min(from + UNIT - filling);
+                        units.last_mut().expect("just pushed").push((shard, from, to));
+                        filling += to - from;
+                        from = to;
+                    }
+                }
                 let keep_leaves = self.on_leaf.is_some();
                 for batch in units.chunks(BATCH / UNIT) {
                     let mut outs: Vec<UnitOut<P::State>> = pool.install(|| {
                         batch
                             .par_iter()
-                            .map(|&(shard, from, to)| {
-                                expand_unit(
-                                    problem,
-                                    layer,
-                                    &frontier[shard],
-                                    from..to,
-                                    &tables,
-                                    keep_leaves,
-                                )
+                            .map(|segments| {
+                                expand_unit(problem, layer, &frontier, segments, &tables, keep_leaves)
                             })
                             .collect()
                     });
@@ -471,11 +480,13 @@ where
                         .map(|out| std::mem::take(&mut out.same))
                         .collect();
                     // Deduplicate each shard's new-looking successors.
+                    let candidates: usize = sames.iter().map(|c| c.sorted.len()).sum();
                     let (new, dups): (u64, u64) = pool.install(|| {
                         tables
                             .par_iter_mut()
                             .zip(next.par_iter_mut())
                             .enumerate()
+                            .with_min_len(shards_per_task(candidates))
                             .map(|(shard, (table, next))| {
                                 let (mut new, mut dups) = (0, 0);
                                 for same in &sames {
@@ -504,11 +515,14 @@ where
                         .iter_mut()
                         .map(|out| std::mem::take(&mut out.later))
                         .collect();
-                    pool.install(|| {
+                    let later_count: usize = laters.iter().map(|l| l.sorted.len()).sum();
+                    pending_bytes += pool.install(|| {
                         pending
                             .par_iter_mut()
                             .enumerate()
-                            .for_each(|(shard, pending)| {
+                            .with_min_len(shards_per_task(later_count))
+                            .map(|(shard, pending)| {
+                                let mut bytes = 0;
                                 for later in &laters {
                                     let range = later.starts[shard] as usize
                                         ..later.starts[shard + 1] as usize;
@@ -518,13 +532,14 @@ where
                                             "a move led from layer {layer} to layer {target}: \
                                          Problem::layer must never go down"
                                         );
-                                        pending
-                                            .entry(target)
-                                            .or_default()
-                                            .push(fp, later.arena.get(i as usize));
+                                        let record = later.arena.get(i as usize);
+                                        bytes += pending_record_bytes(record);
+                                        pending.entry(target).or_default().push(fp, record);
                                     }
                                 }
+                                bytes
                             })
+                            .sum::<u64>()
                     });
                     if let Some(spill) = &mut spill {
                         for later in &laters {
@@ -548,7 +563,7 @@ where
                         }
                         leaves.extend(out.leaf_states);
                     }
-                    let memory = memory(&tables, &frontier, &next, &pending);
+                    let memory = memory(&tables, &frontier, &next, pending_bytes);
                     let table_bytes: u64 = tables.iter().map(FpTable::bytes).sum();
                     if table_bytes > stats.peak_table_bytes {
                         stats.peak_table_bytes = table_bytes;
@@ -821,6 +836,13 @@ where
     }
 }
 
+/// How many shards one rayon task takes when `items` are spread over the
+/// shards: all of them when there are few items (one task, no scheduling
+/// cost: small layers and steps are many), a few when there are many.
+fn shards_per_task(items: usize) -> usize {
+    if items < 16_384 { SHARDS } else { 4 }
+}
+
 /// The pool a search runs its parallel parts in: its own, or the current
 /// one.
 #[derive(Clone, Copy)]
@@ -921,8 +943,8 @@ struct UnitOut<S> {
 fn expand_unit<P: PackedProblem>(
     problem: &P,
     layer: u64,
-    arena: &Arena,
-    range: std::ops::Range<usize>,
+    frontier: &[Arena],
+    segments: &[(usize, usize, usize)],
     tables: &[FpTable],
     keep_leaves: bool,
 ) -> UnitOut<P::State>
@@ -947,8 +969,11 @@ where
     // lines prefetched; looked up once the whole unit is expanded.
     let mut found: Vec<(u128, u32)> = Vec::new();
     let mut later: Vec<(u64, u128, u32)> = Vec::new();
-    for i in range {
-        let record = arena.get(i);
+    for i in segments
+        .iter()
+        .flat_map(|&(shard, from, to)| (from..to).map(move |i| (shard, i)))
+    {
+        let record = frontier[i.0].get(i.1);
         let depth = u16::from_le_bytes([record[0], record[1]]) as u32;
         let state = problem.unpack(&record[2..]);
         unit.max_depth = unit.max_depth.max(depth);
@@ -1107,14 +1132,21 @@ fn shard_of(fp: u128) -> usize {
 }
 
 /// Estimated bytes held by the engine.
-fn memory(tables: &[FpTable], frontier: &[Arena], next: &[Arena], pending: &Pending) -> u64 {
+fn memory(tables: &[FpTable], frontier: &[Arena], next: &[Arena], pending_bytes: u64) -> u64 {
     tables.iter().map(FpTable::bytes).sum::<u64>()
         + frontier.iter().chain(next).map(Arena::bytes).sum::<u64>()
-        + pending
-            .iter()
-            .flat_map(BTreeMap::values)
-            .map(|b| b.arena.bytes() + (b.fps.capacity() * 16) as u64)
-            .sum::<u64>()
+        + pending_bytes
+}
+
+/// Bytes a pending record takes: the record, its end offset and its
+/// fingerprint.
+fn pending_record_bytes(record: &[u8]) -> u64 {
+    record.len() as u64 + 4 + 16
+}
+
+/// Bytes a pending bucket takes, counted as [`pending_record_bytes`] does.
+fn bucket_bytes(bucket: &Bucket) -> u64 {
+    (bucket.arena.bytes.len() + bucket.arena.len() * 4 + bucket.fps.len() * 16) as u64
 }
 
 /// Packed records one after another: a byte vector and where each record
