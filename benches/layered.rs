@@ -7,13 +7,13 @@
 //!    same with `--stats --max-nodes 13000000` (the petgraph graph), run as
 //!    child processes under `/usr/bin/time`: wall time and peak resident
 //!    memory. Target: 3× faster in a quarter of the memory.
-//! 2. The exhaustive problem on stage searches of 4-suit deals (own deals
-//!    1..=3, up to `LAYERED_BENCH_POSITIONS` positions, 2 million by
-//!    default) on 1 and 2 threads: positions per second per thread, table
-//!    bytes per stored position, the engine's peak estimate against the
-//!    process's peak (VmHWM), and the breadth-first explorer of
-//!    `src/explore/search.rs` on the same problem for comparison. Targets:
-//!    3 M positions/s per core, 20 bytes per position, 1.7× from 1 to 2
+//! 2. Stage searches of 4-suit deals (complete ones, and the first
+//!    `LAYERED_BENCH_POSITIONS` positions, 2 million by default, of the
+//!    unwon game's stages 0-1) on 1 and 2 threads: positions per second,
+//!    table bytes per stored position, the engine's peak estimate against
+//!    the process's peak (VmHWM), and the breadth-first explorer of
+//!    `src/explore/search.rs` on the same complete searches. Targets: 3 M
+//!    positions/s per core, 20 bytes per position, 1.7× from 1 to 2
 //!    threads.
 //! 3. N-queens n = 14 through the engine (all threads) against the plain
 //!    bitmask counter of `benches/explore.rs`. Target: within 2×.
@@ -24,13 +24,12 @@ use std::hint::black_box;
 use std::process::Command;
 use std::time::Instant;
 
-use spider_analyzer::cards::SuitCount;
-use spider_analyzer::deal::{Rules, numbered};
+use spider_analyzer::deal::{Rules, load, pysol};
 use spider_analyzer::explore::layered::Layered;
 use spider_analyzer::explore::{Limits, Order, Search, Stop};
 use spider_analyzer::game::Game;
 use spider_analyzer::puzzles::queens::Queens;
-use spider_analyzer::solve::exhaustive::ExhaustiveProblem;
+use spider_analyzer::solve::stage::{Scope, StageProblem};
 
 fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(|a, b| a.total_cmp(b));
@@ -123,20 +122,45 @@ fn exhaustive_stage_searches() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(2_000_000);
-    for number in 1..=3 {
-        let deal = numbered::deal(number, SuitCount::Four, Rules::Standard);
+    let unwon =
+        load(concat!(env!("CARGO_MANIFEST_DIR"), "/deals/unwon-2017.yaml").as_ref()).unwrap();
+    // Complete stage searches (the same positions for both engines), and
+    // the first `max` positions of a large one.
+    let workloads = [
+        (
+            "PySol 3, stage 0",
+            pysol::deal(3, Rules::Standard).unwrap(),
+            Scope::Stage(0),
+            None,
+        ),
+        (
+            "PySol 14934, stages 0-2",
+            pysol::deal(14934, Rules::Standard).unwrap(),
+            Scope::Stage(2),
+            None,
+        ),
+        (
+            "unwon-2017, stages 0-1, first positions",
+            unwon,
+            Scope::Stage(1),
+            Some(max),
+        ),
+    ];
+    for (name, deal, scope, cap) in workloads {
         let game = Game::new(&deal).unwrap();
-        let problem = ExhaustiveProblem::new(&game);
+        let problem = StageProblem::new(&game, scope);
         let limits = Limits {
-            max_positions: Some(max),
+            max_positions: cap,
             ..Limits::default()
         };
         let mut rates = [vec![], vec![]];
         let mut table = 0.0;
         let mut engine_peak = 0;
+        let mut positions = 0;
         for _ in 0..runs() {
             for (i, jobs) in [1, 2].into_iter().enumerate() {
                 let outcome = Layered::new(&problem)
+                    .stop(Stop::Exhaust)
                     .jobs(Some(jobs))
                     .limits(limits.clone())
                     .run()
@@ -145,29 +169,42 @@ fn exhaustive_stage_searches() {
                 rates[i].push(stats.positions_per_second());
                 table = stats.table_bytes_per_position();
                 engine_peak = engine_peak.max(stats.peak_memory_bytes);
+                positions = stats.positions;
             }
         }
         let hwm = peak_rss();
-        // The breadth-first explorer on the same problem, once.
-        let started = Instant::now();
-        let old = Search::new(&problem)
-            .order(Order::BreadthFirst)
-            .stop(Stop::FirstGoal)
-            .limits(limits.clone())
-            .run();
-        let old_rate = old.stats.positions as f64 / started.elapsed().as_secs_f64();
+        let mut old_rates = vec![];
+        let mut old_table = 0.0;
+        if cap.is_none() {
+            for _ in 0..runs() {
+                let started = Instant::now();
+                let old = Search::new(&problem)
+                    .order(Order::BreadthFirst)
+                    .stop(Stop::Exhaust)
+                    .run();
+                assert_eq!(old.stats.positions, positions);
+                old_rates.push(old.stats.positions as f64 / started.elapsed().as_secs_f64());
+                old_table = old.stats.table_bytes as f64 / old.stats.positions as f64;
+            }
+        }
         let (one, two) = (median(rates[0].clone()), median(rates[1].clone()));
         println!(
-            "own 4-suit deal {number}, first {max} positions: 1 thread {:.2} M/s, 2 threads {:.2} M/s \
-             ({:.2}x), table {table:.1} bytes/position, engine peak {:.0} MB, process VmHWM {:.0} MB; \
-             breadth-first explorer {:.2} M/s, table {:.1} bytes/position",
+            "{name}: {positions} positions; layered 1 thread {:.2} M/s, 2 threads {:.2} M/s ({:.2}x), \
+             table {table:.1} bytes/position, engine peak {:.0} MB, process VmHWM so far {:.0} MB{}",
             one / 1e6,
             two / 1e6,
             two / one,
             engine_peak as f64 / 1e6,
             hwm as f64 / 1e6,
-            old_rate / 1e6,
-            old.stats.table_bytes as f64 / old.stats.positions as f64,
+            if old_rates.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; breadth-first explorer {:.2} M/s ({:.2}x the layered on 1 thread), table {old_table:.1} bytes/position",
+                    median(old_rates.clone()) / 1e6,
+                    median(old_rates) / one
+                )
+            }
         );
     }
 }

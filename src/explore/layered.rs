@@ -419,28 +419,11 @@ where
                 layer,
                 ..LayerStats::default()
             };
-            // The layer's entries: deduplicated into its fresh tables.
-            let mut tables: Vec<FpTable> = (0..SHARDS).map(|_| FpTable::default()).collect();
-            let mut frontier: Vec<Arena> = (0..SHARDS).map(|_| Arena::default()).collect();
-            let entries: usize = buckets.iter().map(|b| b.fps.len()).sum();
-            let new: u64 = pool.install(|| {
-                tables
-                    .par_iter_mut()
-                    .zip(frontier.par_iter_mut())
-                    .zip(buckets.into_par_iter())
-                    .with_min_len(shards_per_task(entries))
-                    .map(|((table, next), bucket)| {
-                        let mut new = 0;
-                        for (i, &fp) in bucket.fps.iter().enumerate() {
-                            if table.insert(fp) {
-                                next.push(bucket.arena.get(i));
-                                new += 1;
-                            }
-                        }
-                        new
-                    })
-                    .sum()
-            });
+            // The layer's entries, deduplicated as they came: the tables
+            // and the first frontier.
+            let (mut tables, mut frontier): (Vec<FpTable>, Vec<Arena>) =
+                buckets.into_iter().map(|b| (b.table, b.arena)).unzip();
+            let new = frontier.iter().map(|a| a.len() as u64).sum::<u64>();
             here.positions += new;
             stats.positions += new;
 
@@ -460,7 +443,10 @@ where
                             filling = 0;
                         }
                         let to = arena.len().min(from + UNIT - filling);
-                        units.last_mut().expect("just pushed").push((shard, from, to));
+                        units
+                            .last_mut()
+                            .expect("just pushed")
+                            .push((shard, from, to));
                         filling += to - from;
                         from = to;
                     }
@@ -471,7 +457,14 @@ where
                         batch
                             .par_iter()
                             .map(|segments| {
-                                expand_unit(problem, layer, &frontier, segments, &tables, keep_leaves)
+                                expand_unit(
+                                    problem,
+                                    layer,
+                                    &frontier,
+                                    segments,
+                                    &tables,
+                                    keep_leaves,
+                                )
                             })
                             .collect()
                     });
@@ -516,14 +509,16 @@ where
                         .map(|out| std::mem::take(&mut out.later))
                         .collect();
                     let later_count: usize = laters.iter().map(|l| l.sorted.len()).sum();
-                    pending_bytes += pool.install(|| {
+                    let spilling = spill.is_some();
+                    let (bytes, dups, to_spill) = pool.install(|| {
                         pending
                             .par_iter_mut()
                             .enumerate()
                             .with_min_len(shards_per_task(later_count))
                             .map(|(shard, pending)| {
-                                let mut bytes = 0;
-                                for later in &laters {
+                                let (mut bytes, mut dups) = (0, 0);
+                                let mut to_spill = Vec::new();
+                                for (unit, later) in laters.iter().enumerate() {
                                     let range = later.starts[shard] as usize
                                         ..later.starts[shard + 1] as usize;
                                     for &(target, fp, i) in &later.sorted[range] {
@@ -533,19 +528,31 @@ where
                                          Problem::layer must never go down"
                                         );
                                         let record = later.arena.get(i as usize);
-                                        bytes += pending_record_bytes(record);
-                                        pending.entry(target).or_default().push(fp, record);
+                                        if pending.entry(target).or_default().push(fp, record) {
+                                            bytes += pending_record_bytes(record);
+                                            if spilling {
+                                                to_spill.push((target, fp, unit, i));
+                                            }
+                                        } else {
+                                            dups += 1;
+                                        }
                                     }
                                 }
-                                bytes
+                                (bytes, dups, to_spill)
                             })
-                            .sum::<u64>()
+                            .reduce(
+                                || (0, 0, Vec::new()),
+                                |mut a, b| {
+                                    a.2.extend(b.2);
+                                    (a.0 + b.0, a.1 + b.1, a.2)
+                                },
+                            )
                     });
+                    pending_bytes += bytes;
+                    here.duplicates += dups;
                     if let Some(spill) = &mut spill {
-                        for later in &laters {
-                            for &(target, fp, i) in &later.sorted {
-                                spill.write(target, fp, later.arena.get(i as usize))?;
-                            }
+                        for (target, fp, unit, i) in to_spill {
+                            spill.write(target, fp, laters[unit].arena.get(i as usize))?;
                         }
                     }
                     drop(laters);
@@ -1138,15 +1145,15 @@ fn memory(tables: &[FpTable], frontier: &[Arena], next: &[Arena], pending_bytes:
         + pending_bytes
 }
 
-/// Bytes a pending record takes: the record, its end offset and its
-/// fingerprint.
+/// Bytes a pending record takes: the record, its end offset and about 20
+/// bytes of table.
 fn pending_record_bytes(record: &[u8]) -> u64 {
-    record.len() as u64 + 4 + 16
+    record.len() as u64 + 4 + 20
 }
 
 /// Bytes a pending bucket takes, counted as [`pending_record_bytes`] does.
 fn bucket_bytes(bucket: &Bucket) -> u64 {
-    (bucket.arena.bytes.len() + bucket.arena.len() * 4 + bucket.fps.len() * 16) as u64
+    (bucket.arena.bytes.len() + bucket.arena.len() * 24) as u64
 }
 
 /// Packed records one after another: a byte vector and where each record
@@ -1186,17 +1193,22 @@ impl Arena {
     }
 }
 
-/// Records with their fingerprints.
+/// One shard of a pending layer: the fingerprints met so far (the table
+/// the layer will start with) and the records of those states.
 #[derive(Default)]
 struct Bucket {
-    fps: Vec<u128>,
+    table: FpTable,
     arena: Arena,
 }
 
 impl Bucket {
-    fn push(&mut self, fp: u128, record: &[u8]) {
-        self.fps.push(fp);
-        self.arena.push(record);
+    /// Adds the state unless it is already there; whether it was new.
+    fn push(&mut self, fp: u128, record: &[u8]) -> bool {
+        let new = self.table.insert(fp);
+        if new {
+            self.arena.push(record);
+        }
+        new
     }
 }
 
@@ -1222,7 +1234,7 @@ struct Line([u128; 4]);
 impl FpTable {
     const MAX_LOAD: f64 = 0.9;
     const GROWTH: f64 = 1.2;
-    const MIN_LINES: usize = 16;
+    const MIN_LINES: usize = 1;
 
     /// Fingerprints held.
     pub fn len(&self) -> usize {
@@ -1307,7 +1319,9 @@ impl FpTable {
     }
 
     fn grow(&mut self) {
-        let lines = ((self.lines.len() as f64 * Self::GROWTH) as usize).max(Self::MIN_LINES);
+        let lines = ((self.lines.len() as f64 * Self::GROWTH) as usize)
+            .max(self.lines.len() + 1)
+            .max(Self::MIN_LINES);
         let old = std::mem::replace(&mut self.lines, vec![Line::default(); lines]);
         self.len = 0;
         for line in old {
