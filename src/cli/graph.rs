@@ -16,9 +16,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use spider_analyzer::explore::layered::{Layered, LayeredStats};
 use spider_analyzer::explore::{End, Limits, Order, Search, Stats, Stop};
 use spider_analyzer::game::{Game, Move, compact_line};
-use spider_analyzer::solve::stage::{Scope, StageProblem, StageReport};
+use spider_analyzer::solve::stage::{LayerKey, Scope, StageProblem, StageReport};
 
 /// Exit code when a limit (`--max-nodes`, Ctrl-C) stopped the exploration.
 const EXIT_UNDECIDED: u8 = 3;
@@ -56,12 +57,27 @@ pub struct Args {
     stats: bool,
     /// Stop (exit 3, nothing written) when the graph has more positions than
     /// this; 0 for no limit [default: 200000 when writing DOT, 5000000 for
-    /// --stats only].
+    /// --stats only, no limit for --count].
     #[arg(long, value_name = "N", value_parser = super::flags::count_limit)]
     max_nodes: Option<super::flags::CountLimit>,
-    /// Print the statistics as JSON (implies --stats).
+    /// Print the statistics as JSON (implies --stats, or goes with
+    /// --count).
     #[arg(long)]
     json: bool,
+    /// Count positions, moves and reveals per layer and per stage, and the
+    /// fewest face-down cards reached, with the layered search (every core,
+    /// about 20 bytes a position, no graph kept; no limit on positions
+    /// unless --max-nodes is given).
+    #[arg(long, conflicts_with_all = ["stats", "output"])]
+    count: bool,
+    /// With --count: save the search at every layer boundary in DIR, and
+    /// continue from what DIR holds (the same command again resumes after a
+    /// limit, Ctrl-C or a crash).
+    #[arg(long, value_name = "DIR", requires = "count")]
+    checkpoint: Option<PathBuf>,
+    /// With --count: at most N threads, 1 to 1024 [default: every core].
+    #[arg(short, long, value_name = "N", requires = "count", value_parser = super::flags::jobs)]
+    jobs: Option<usize>,
 }
 
 /// Explores, then prints the DOT or the statistics. Exit 0 done, 2 bad input
@@ -86,6 +102,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Scope::Stage(args.stage)
     };
+    if args.count {
+        return count(&args, &game, scope);
+    }
     let stats_wanted = args.stats || args.json;
     let dot_wanted = !stats_wanted || args.output.is_some();
     let max_nodes = match args.max_nodes {
@@ -300,5 +319,212 @@ fn json(args: &Args, scope: Scope, report: &StageReport, stats: &Stats) -> serde
             "line": slot.first.as_deref().map(compact_line),
         })).collect::<Vec<_>>(),
         "stats": super::stats_json(stats),
+    })
+}
+
+/// `--count`: the layered search, counts per layer and per stage.
+fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
+    let max_nodes = args.max_nodes.and_then(|limit| limit.0);
+    let cancel = super::cancel_on_ctrl_c();
+    let problem = StageProblem::new(game, scope);
+    let spinner = super::spinner();
+    let mut search = Layered::new(&problem)
+        .stop(Stop::Exhaust)
+        .jobs(args.jobs)
+        .limits(Limits {
+            max_positions: max_nodes.map(|max| max.saturating_add(1)),
+            cancel: Some(cancel),
+            ..Limits::default()
+        })
+        .on_progress(|stats| {
+            let layer = stats.layers.last().map(|l| LayerKey::decode(l.layer));
+            spinner.set_message(format!(
+                "{} positions{}",
+                stats.positions,
+                layer.map_or(String::new(), |l| format!(
+                    " (stage {}, {} runs removed, {} face down)",
+                    l.rows_dealt, l.runs_removed, l.face_down
+                ))
+            ))
+        });
+    if let Some(dir) = &args.checkpoint {
+        // The search is this deal file's content over this scope.
+        let bytes = std::fs::read(&args.file)
+            .with_context(|| format!("{}: cannot read", args.file.display()))?;
+        let id = format!(
+            "spider graph --count, {scope}, deal file content {:032x}",
+            spider_analyzer::explore::fingerprint_of(&bytes)
+        );
+        search = search.checkpoint(dir, id);
+    }
+    let outcome = search.run()?;
+    spinner.finish_and_clear();
+    let stats = &outcome.stats;
+    let complete = outcome.end == End::Exhausted;
+    let stages = per_stage(stats);
+    let face_down_at_start = game.start().face_down_total();
+    let mut out = io::stdout().lock();
+    if args.json {
+        let json = serde_json::json!({
+            "file": args.file.display().to_string(),
+            "complete": complete,
+            "stopped": match outcome.end { End::Stopped(reason) => Some(reason), _ => None },
+            "positions": stats.positions,
+            "moves": stats.moves,
+            "reveals": stats.leaves,
+            "wins": stats.goals,
+            "face_down_at_start": face_down_at_start,
+            "stages": stages.iter().map(|s| serde_json::json!({
+                "stage": s.stage,
+                "positions": s.positions,
+                "moves": s.moves,
+                "reveals": s.reveals,
+                "wins": s.wins,
+                "fewest_face_down": s.fewest_face_down,
+            })).collect::<Vec<_>>(),
+            "layers": stats.layers.iter().map(|l| {
+                let key = LayerKey::decode(l.layer);
+                serde_json::json!({
+                    "stage": key.rows_dealt,
+                    "runs_removed": key.runs_removed,
+                    "face_down": key.face_down,
+                    "positions": l.positions,
+                    "moves": l.moves,
+                    "reveals": l.leaves,
+                    "wins": l.goals,
+                })
+            }).collect::<Vec<_>>(),
+            "engine": engine_json(stats),
+        });
+        serde_json::to_writer_pretty(&mut out, &json)?;
+        writeln!(out)?;
+    } else {
+        writeln!(out, "{}: {scope}", args.file.display())?;
+        writeln!(
+            out,
+            "positions: {}, moves: {}, reveals: {}, wins: {}{}",
+            stats.positions,
+            stats.moves,
+            stats.leaves,
+            stats.goals,
+            if complete {
+                ""
+            } else {
+                " (so far: incomplete)"
+            }
+        )?;
+        for s in &stages {
+            writeln!(
+                out,
+                "stage {}: {} positions, {} moves, {} reveals, {} wins; fewest face-down {} ({} of {face_down_at_start} turned up)",
+                s.stage,
+                s.positions,
+                s.moves,
+                s.reveals,
+                s.wins,
+                s.fewest_face_down,
+                face_down_at_start.saturating_sub(s.fewest_face_down),
+            )?;
+        }
+        writeln!(
+            out,
+            "layers (stage, runs removed, face-down: positions, moves, reveals):"
+        )?;
+        for l in &stats.layers {
+            let key = LayerKey::decode(l.layer);
+            writeln!(
+                out,
+                "  {} {} {:>3}: {} {} {}",
+                key.rows_dealt, key.runs_removed, key.face_down, l.positions, l.moves, l.leaves
+            )?;
+        }
+        writeln!(
+            out,
+            "explored in {:.3} s ({:.0} positions/s, {} threads{}); table {:.1} bytes/position at its largest, engine peak {:.1} MB",
+            stats.elapsed.as_secs_f64(),
+            stats.positions_per_second(),
+            stats.threads,
+            if stats.resumed_layers > 0 {
+                format!(", {} layers read from the checkpoint", stats.resumed_layers)
+            } else {
+                String::new()
+            },
+            stats.table_bytes_per_position(),
+            stats.peak_memory_bytes as f64 / 1e6,
+        )?;
+    }
+    out.flush()?;
+    if let End::Stopped(reason) = outcome.end {
+        use spider_analyzer::explore::StopReason;
+        let why = match reason {
+            StopReason::Positions => {
+                let max = max_nodes.unwrap_or(0);
+                format!("more than {max} positions (--max-nodes {max})")
+            }
+            other => other.to_string(),
+        };
+        eprintln!(
+            "spider: count stopped: {why}, after {} positions in {:.1} s{}",
+            stats.positions,
+            stats.elapsed.as_secs_f64(),
+            if args.checkpoint.is_some() {
+                "; run the same command again to continue from the checkpoint"
+            } else {
+                ""
+            }
+        );
+        return Ok(ExitCode::from(EXIT_UNDECIDED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Counts of one stage, summed over its layers.
+struct StageCounts {
+    stage: usize,
+    positions: u64,
+    moves: u64,
+    reveals: u64,
+    wins: u64,
+    fewest_face_down: usize,
+}
+
+fn per_stage(stats: &LayeredStats) -> Vec<StageCounts> {
+    let mut stages: Vec<StageCounts> = Vec::new();
+    for l in &stats.layers {
+        let key = LayerKey::decode(l.layer);
+        if stages.last().is_none_or(|s| s.stage != key.rows_dealt) {
+            stages.push(StageCounts {
+                stage: key.rows_dealt,
+                positions: 0,
+                moves: 0,
+                reveals: 0,
+                wins: 0,
+                fewest_face_down: key.face_down,
+            });
+        }
+        let s = stages.last_mut().expect("just pushed");
+        s.positions += l.positions;
+        s.moves += l.moves;
+        s.reveals += l.leaves;
+        s.wins += l.goals;
+        if l.positions > 0 {
+            s.fewest_face_down = s.fewest_face_down.min(key.face_down);
+        }
+    }
+    stages
+}
+
+fn engine_json(stats: &LayeredStats) -> serde_json::Value {
+    serde_json::json!({
+        "expanded": stats.expanded,
+        "duplicates": stats.duplicates,
+        "max_depth": stats.max_depth,
+        "threads": stats.threads,
+        "elapsed_seconds": stats.elapsed.as_secs_f64(),
+        "positions_per_second": stats.positions_per_second(),
+        "table_bytes_per_position": stats.table_bytes_per_position(),
+        "peak_table_bytes": stats.peak_table_bytes,
+        "peak_memory_bytes": stats.peak_memory_bytes,
+        "resumed_layers": stats.resumed_layers,
     })
 }

@@ -162,7 +162,7 @@ impl<L, M> MoveGraph<L, M> {
             match node.kind {
                 NodeKind::Leaf => counts.leaves += 1,
                 NodeKind::Goal => counts.goals += 1,
-                NodeKind::Inner => {}
+                NodeKind::Inner | NodeKind::Dead => {}
             }
         }
         counts
@@ -325,6 +325,7 @@ impl<L, M> MoveGraph<L, M> {
             }
             match node.kind {
                 NodeKind::Inner => {}
+                NodeKind::Dead => attrs.push_str("style = filled fillcolor = lightgrey "),
                 NodeKind::Leaf => attrs.push_str("style = filled fillcolor = lightblue "),
                 NodeKind::Goal => attrs.push_str("style = filled fillcolor = palegreen "),
             }

@@ -75,6 +75,7 @@
 //! returns the verdict's [`End`] and the winning line.
 
 mod graph;
+pub mod layered;
 mod search;
 
 pub use graph::{Chain, Depth, Distances, GraphCounts, GraphNode, MoveGraph};
@@ -93,6 +94,9 @@ pub enum NodeKind {
     Leaf,
     /// A solution or a win. Goals are counted and not expanded.
     Goal,
+    /// A state proven to have no goal below it (a dead end): counted, not
+    /// expanded, and, unlike a leaf, it leaves nothing unknown behind.
+    Dead,
 }
 
 /// A search problem: a start state, the moves out of each state, and what
@@ -140,4 +144,31 @@ pub trait Problem {
     fn heuristic(&self, _state: &Self::State) -> u64 {
         0
     }
+
+    /// The layer of `state`, for the [layered search](layered): every move
+    /// must keep or raise it, so that states of different layers never meet
+    /// and each layer is searched (and forgotten) in turn. The default puts
+    /// every state in one layer.
+    fn layer(&self, _state: &Self::State) -> u64 {
+        0
+    }
+
+    /// A 128-bit fingerprint of `state`'s key: what the layered search
+    /// stores instead of the key. The default hashes the key with two fixed
+    /// seeds; a problem whose key is already a fingerprint returns it.
+    fn fingerprint(&self, state: &Self::State) -> u128 {
+        fingerprint_of(&self.key(state))
+    }
+}
+
+/// Two independent 64-bit hashes of `value`, with fixed seeds (the same
+/// fingerprint in every run, so checkpoints can be resumed).
+pub fn fingerprint_of<T: std::hash::Hash + ?Sized>(value: &T) -> u128 {
+    static SEEDS: std::sync::LazyLock<[ahash::RandomState; 2]> = std::sync::LazyLock::new(|| {
+        [
+            ahash::RandomState::with_seeds(1, 2, 3, 4),
+            ahash::RandomState::with_seeds(5, 6, 7, 8),
+        ]
+    });
+    (SEEDS[0].hash_one(value) as u128) << 64 | SEEDS[1].hash_one(value) as u128
 }

@@ -127,6 +127,8 @@ pub struct Stats {
     pub goals: u64,
     /// Leaf states met.
     pub leaves: u64,
+    /// Dead ends met ([`NodeKind::Dead`]).
+    pub dead: u64,
     /// The largest number of moves from the start of any state examined (in
     /// the order's own lines, which are shortest only for breadth-first).
     pub max_depth: u32,
@@ -444,6 +446,7 @@ impl<'a, P: Problem> Search<'a, P> {
                     }
                 }
                 NodeKind::Leaf => stats.leaves += 1,
+                NodeKind::Dead => stats.dead += 1,
                 NodeKind::Goal => {
                     let line = || {
                         levels
@@ -559,6 +562,10 @@ impl<'a, P: Problem> Search<'a, P> {
                 NodeKind::Inner => {}
                 NodeKind::Leaf => {
                     stats.leaves += 1;
+                    continue;
+                }
+                NodeKind::Dead => {
+                    stats.dead += 1;
                     continue;
                 }
                 NodeKind::Goal => {

@@ -438,3 +438,27 @@ proptest! {
         }
     }
 }
+
+/// Both 64-bit halves of a fingerprint vary from position to position, in
+/// the exact and the pile-order-free form (one half was once always 0,
+/// which left deduplication 64 bits wide).
+#[test]
+fn both_halves_of_a_fingerprint_vary() {
+    let deal = crate::deal::numbered::deal(1, crate::cards::SuitCount::Four, Rules::Standard);
+    let game = Game::new(&deal).unwrap();
+    let start = game.start().clone();
+    let mut moves = Vec::new();
+    game.moves(&start, &mut moves);
+    let mut positions = vec![start.clone()];
+    positions.extend(moves.iter().map(|&mv| game.apply(&start, mv).position));
+    let mut halves = std::collections::HashSet::new();
+    for position in &positions {
+        for fingerprint in [position.fingerprint(), position.fingerprint_unordered()] {
+            let (high, low) = ((fingerprint >> 64) as u64, fingerprint as u64);
+            assert!(high != 0 && low != 0, "{fingerprint:032x}");
+            halves.insert(high);
+            halves.insert(low);
+        }
+    }
+    assert_eq!(halves.len(), 4 * positions.len());
+}

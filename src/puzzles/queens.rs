@@ -10,6 +10,7 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
+use crate::explore::layered::{Layered, LayeredOutcome, PackedProblem};
 use crate::explore::{NodeKind, Outcome, Problem, Search, Stop};
 
 /// The largest board size accepted.
@@ -76,6 +77,18 @@ impl Queens {
     /// Counts the solutions; the first one found is in `first_goal`.
     pub fn count(&self) -> Outcome<Rows, Column> {
         self.search().run()
+    }
+
+    /// Counts the solutions with the layered engine on `jobs` threads (every
+    /// core for `None`): breadth-first until each thread has work, then
+    /// depth-first from each state of that frontier in parallel.
+    pub fn count_parallel(&self, jobs: Option<usize>) -> LayeredOutcome<Rows> {
+        Layered::new(self)
+            .dedup(false)
+            .stop(Stop::Exhaust)
+            .jobs(jobs)
+            .run()
+            .expect("no checkpoint, so no checkpoint error")
     }
 
     /// Every solution, as the queen's column in each row, in lexicographic order.
@@ -146,6 +159,25 @@ impl Problem for Queens {
             NodeKind::Goal
         } else {
             NodeKind::Inner
+        }
+    }
+}
+
+impl PackedProblem for Queens {
+    fn pack(&self, s: &Rows, out: &mut Vec<u8>) {
+        out.push(s.row);
+        for mask in [s.cols, s.left, s.right] {
+            out.extend_from_slice(&mask.to_le_bytes());
+        }
+    }
+
+    fn unpack(&self, bytes: &[u8]) -> Rows {
+        let mask = |i: usize| u32::from_le_bytes(bytes[1 + 4 * i..5 + 4 * i].try_into().unwrap());
+        Rows {
+            row: bytes[0],
+            cols: mask(0),
+            left: mask(1),
+            right: mask(2),
         }
     }
 }

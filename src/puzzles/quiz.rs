@@ -232,6 +232,21 @@ impl Quiz {
     }
 }
 
+impl crate::explore::layered::PackedProblem for Quiz {
+    fn pack(&self, chosen: &Vec<u16>, out: &mut Vec<u8>) {
+        for option in chosen {
+            out.extend_from_slice(&option.to_le_bytes());
+        }
+    }
+
+    fn unpack(&self, bytes: &[u8]) -> Vec<u16> {
+        bytes
+            .chunks_exact(2)
+            .map(|pair| u16::from_le_bytes([pair[0], pair[1]]))
+            .collect()
+    }
+}
+
 impl Problem for Quiz {
     /// The options chosen for the first questions.
     type State = Vec<u16>;

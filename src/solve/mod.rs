@@ -9,6 +9,7 @@
 //! [`completions`] decides every way to fill them.
 
 pub mod completions;
+pub mod exhaustive;
 mod heuristic;
 pub mod hidden;
 pub mod hint;

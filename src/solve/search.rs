@@ -19,9 +19,9 @@
 //!   other. A beam may *look ahead*: it then judges more dealt positions
 //!   than it keeps by a short exploration of each, and keeps those whose
 //!   exploration went best.
-//! - The *exhaustive* pass explores every stage completely (breadth-first,
-//!   which keeps the moves inside a stage few) and deals from every position
-//!   of it. It examines every position reachable from the start, so when it
+//! - The *exhaustive* pass examines every position reachable from the
+//!   start, with the layered search of the generic explorer (every core,
+//!   about 20 bytes a stored position, see [`super::exhaustive`]). When it
 //!   ends without a win the deal is unwinnable.
 //!
 //! Probes and beams skip moves that rarely help and positions that score
@@ -34,35 +34,27 @@
 //! pass, so an exhaustive pass that stopped at its cap proves nothing
 //! either.
 //!
-//! The only pruning on the exhaustive pass is deduplication: a position whose
-//! 128-bit fingerprint is already in the visited set is not expanded again.
-//! This keeps every win because the earlier visit of the same position
-//! explored everything reachable from it (its whole stage, and every deal
-//! from every position of that stage) before the search moved on or
-//! returned, or is still doing so further up the same stage's exploration; a
-//! win reachable from the second visit is reachable from the first. The
-//! move that reverses the one that reached a position, when that move
-//! turned no card up and removed no run, is not even played: it leads back
-//! to the parent, which is in the visited set, so deduplication would skip
-//! it anyway (a test checks that the pass examines exactly the positions a
-//! plain search reaches). Once the
-//! stock is empty, positions that differ only by the order of the piles
-//! without face-down cards count as one ([`crate::game::Game::key`]): a line
-//! from one is a line from the other with the piles renamed. (The fingerprint
-//! collision odds are in [`crate::game::Position::fingerprint`].)
-//! Positions that turn up an unknown card (reveals) are leaves: nothing is
-//! known beyond them, and the verdict says so.
+//! Why the exhaustive pass keeps every win (deduplication, the move back
+//! to the parent not played, piles merged once the stock is empty) is in
+//! [`super::exhaustive`]. Positions that turn up an unknown card (reveals)
+//! are leaves: nothing is known beyond them, and the verdict says so.
 
 use std::collections::{BTreeMap, BinaryHeap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use std::ops::ControlFlow;
+
 use crate::deal::{PILES, Place};
+use crate::explore::layered::Layered;
+use crate::explore::{End, StopReason as EngineStop};
 use crate::game::{Game, Move, Position};
 
+use super::exhaustive::ExhaustiveProblem;
+use super::stage::LayerKey;
+
 use super::heuristic::{child_score, pile_score, promising, score, score_after_deal};
-use super::prune::dead_end;
 use super::{Limits, Progress, StopReason};
 
 /// How a pass explores each stage.
@@ -121,8 +113,7 @@ struct Node {
     parent: u32,
     mv: Move,
     depth: u16,
-    /// The position's [`score`]; 0 in the exhaustive pass, which does not
-    /// need it while exploring.
+    /// The position's [`score`].
     score: i32,
 }
 
@@ -163,11 +154,13 @@ pub(super) struct Search<'a> {
     /// The last pass gave up at its `pass_cap`.
     pub capped: bool,
     pass_first: u64,
-    /// Positions the exhaustive pass proved lost by [`dead_end`] and did
-    /// not expand, over all passes.
+    /// Positions the exhaustive pass proved lost by the dead-end test
+    /// ([`super::prune::dead_end`]) and did not expand, over all passes.
     pub dead_ends: u64,
     /// The fewest face-down cards on each pile in any position examined.
     pub fewest_per_pile: [u8; PILES],
+    /// The layered search's peak memory in the exhaustive pass running.
+    exhaustive_memory: u64,
     best_removed: usize,
     fewest_face_down: usize,
 }
@@ -199,6 +192,7 @@ impl<'a> Search<'a> {
             pass_first: 0,
             dead_ends: 0,
             fewest_per_pile: std::array::from_fn(|pile| game.start().face_down_count(pile) as u8),
+            exhaustive_memory: 0,
             best_removed: game.start().runs_removed(),
             fewest_face_down: game.start().face_down_total(),
         }
@@ -217,6 +211,12 @@ impl<'a> Search<'a> {
         self.visited = HashSet::default();
         self.capped = false;
         self.pass_first = self.positions;
+        if pass == Pass::Exhaustive {
+            let outcome = self.exhaustive();
+            self.peak_memory = self.peak_memory.max(self.exhaustive_memory);
+            self.exhaustive_memory = 0;
+            return outcome;
+        }
         let start = self.game.start().clone();
         self.visited.insert(self.key(&start));
         self.positions += 1;
@@ -244,18 +244,6 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Whether the exhaustive pass may leave `position` unexpanded because
-    /// [`dead_end`] proves it lost (counted in `dead_ends`). Nothing
-    /// reachable from a lost position wins, so no win is lost; the
-    /// argument is in [`super::prune`].
-    fn proved_dead(&mut self, pass: Pass, position: &Position) -> bool {
-        let dead = pass == Pass::Exhaustive
-            && self.limits.reductions.dead_ends
-            && dead_end(self.game, position).is_some();
-        self.dead_ends += dead as u64;
-        dead
-    }
-
     /// The most runs removed in any position examined so far.
     pub fn best_runs_removed(&self) -> usize {
         self.best_removed
@@ -280,6 +268,129 @@ impl<'a> Search<'a> {
             stage,
             best_runs_removed: self.best_removed,
             fewest_face_down: self.fewest_face_down,
+        }
+    }
+
+    /// The exhaustive pass: the layered search of every position reachable
+    /// from the start (see [`super::exhaustive`]), on the current rayon
+    /// pool, under what is left of the limits and the pass's cap. A win's
+    /// line is recovered by a second search that keeps parent links.
+    fn exhaustive(&mut self) -> Outcome {
+        let problem = ExhaustiveProblem::with_reductions(self.game, self.limits.reductions);
+        let time = self
+            .limits
+            .time_limit
+            .map(|limit| limit.saturating_sub(self.started.elapsed()));
+        let left = self
+            .limits
+            .max_positions
+            .map(|max| max.saturating_sub(self.positions));
+        let cap = self.pass_cap;
+        let max_positions = match (left, cap) {
+            (Some(left), Some(cap)) => Some(left.min(cap)),
+            (left, cap) => left.or(cap),
+        };
+        let limits = crate::explore::Limits {
+            max_positions,
+            time,
+            max_memory: self.limits.memory_limit,
+            cancel: None,
+        };
+        let game = self.game;
+        let reveal_target = self.reveal_target;
+        let reveals = &mut self.reveals;
+        let progress = self.progress;
+        let (before, started) = (self.positions, self.started);
+        let (best_removed, fewest_face_down) = (self.best_removed, self.fewest_face_down);
+        let outcome = Layered::new(&problem)
+            .limits(limits.clone())
+            .cancel_flag(self.cancel)
+            .on_leaf(|visit, depth| {
+                let step = &visit.step;
+                for place in game.revealed_places(step) {
+                    let fewest = reveals.entry(place).or_insert(depth as usize);
+                    *fewest = (*fewest).min(depth as usize);
+                }
+                if reveals.len() >= reveal_target {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })
+            .on_progress(|stats| {
+                progress(&Progress {
+                    positions: before + stats.positions,
+                    elapsed: started.elapsed(),
+                    pass: "exhaustive",
+                    stage: stats
+                        .layers
+                        .last()
+                        .map_or(0, |l| LayerKey::decode(l.layer).rows_dealt),
+                    best_runs_removed: best_removed,
+                    fewest_face_down,
+                })
+            })
+            .run()
+            .expect("no checkpoint, so no checkpoint error");
+        let stats = &outcome.stats;
+        self.positions += stats.positions;
+        self.dead_ends += stats.dead;
+        self.exhaustive_memory = stats.peak_memory_bytes;
+        for (fewest, seen) in self
+            .fewest_per_pile
+            .iter_mut()
+            .zip(problem.fewest_per_pile())
+        {
+            *fewest = (*fewest).min(seen);
+        }
+        for layer in stats.layers.iter().filter(|l| l.positions > l.leaves) {
+            let key = LayerKey::decode(layer.layer);
+            self.best_removed = self.best_removed.max(key.runs_removed);
+            self.fewest_face_down = self.fewest_face_down.min(key.face_down);
+        }
+        match outcome.end {
+            End::Exhausted => Outcome::Exhausted,
+            End::GoalFound => {
+                let goal = outcome.goal.expect("a goal found comes with its state");
+                // Time and Ctrl-C only: the line search keeps parent links,
+                // so it may store more than the pass's cap allowed.
+                let line = Layered::new(&problem)
+                    .limits(crate::explore::Limits {
+                        time: limits.time,
+                        ..crate::explore::Limits::default()
+                    })
+                    .cancel_flag(self.cancel)
+                    .line_to(goal.fingerprint);
+                match line {
+                    Some(line) => Outcome::Won(line),
+                    None => {
+                        self.stopped = Some(if self.cancel.load(Ordering::Relaxed) {
+                            StopReason::Cancelled
+                        } else {
+                            StopReason::Time
+                        });
+                        Outcome::Stopped
+                    }
+                }
+            }
+            End::Stopped(reason) => {
+                let positions = stats.positions;
+                if reason == EngineStop::Positions
+                    && cap.is_some_and(|cap| positions >= cap)
+                    && left.is_none_or(|left| cap.is_some_and(|cap| cap <= left))
+                {
+                    self.capped = true;
+                    return Outcome::Stopped;
+                }
+                self.stopped = Some(match reason {
+                    EngineStop::Positions => StopReason::Positions,
+                    EngineStop::Time => StopReason::Time,
+                    EngineStop::Memory => StopReason::Memory,
+                    EngineStop::Cancelled => StopReason::Cancelled,
+                    EngineStop::Callback => StopReason::UnknownCards,
+                });
+                Outcome::Stopped
+            }
         }
     }
 
@@ -496,10 +607,7 @@ impl<'a> Search<'a> {
             .enumerate()
             .filter(|(_, node)| self.game.check(&node.position, Move::Deal).is_ok())
             .map(|(index, node)| {
-                let rank = match pass {
-                    Pass::Exhaustive => score(&node.position),
-                    _ => node.score - pass.move_cost() * node.depth as i32,
-                };
+                let rank = node.score - pass.move_cost() * node.depth as i32;
                 (rank, index as u32)
             })
             .collect();
@@ -531,10 +639,6 @@ impl<'a> Search<'a> {
             if step.position.is_won() {
                 return Outcome::Won(std::mem::take(line));
             }
-            if self.proved_dead(pass, &step.position) {
-                line.truncate(mark);
-                continue;
-            }
             match self.solve_stage(step.position, pass, line) {
                 Outcome::Exhausted => line.truncate(mark),
                 done => return done,
@@ -553,8 +657,11 @@ impl<'a> Search<'a> {
         prefix: usize,
     ) -> Result<Explored, Stopped> {
         let stage = entry.rows_dealt();
-        let exhaustive = pass == Pass::Exhaustive;
-        let entry_score = if exhaustive { 0 } else { score(&entry) };
+        let budget = match pass {
+            Pass::Probe { budget, .. } | Pass::Beam { budget, .. } => budget,
+            Pass::Exhaustive => unreachable!("the exhaustive pass is the layered search's"),
+        };
+        let entry_score = score(&entry);
         let mut nodes = vec![Node {
             position: entry,
             parent: u32::MAX,
@@ -565,30 +672,16 @@ impl<'a> Search<'a> {
         self.nodes_alive += 1;
         let mut moves = Vec::new();
         let mut frontier = BinaryHeap::new();
-        let mut next = 0;
         let mut expansions = 0;
-        if !exhaustive {
-            frontier.push((entry_score, std::cmp::Reverse(0u32)));
-        }
+        frontier.push((entry_score, std::cmp::Reverse(0u32)));
         let mut piles = [0i32; PILES];
         loop {
-            let index = match pass {
-                Pass::Exhaustive => {
-                    if next == nodes.len() {
-                        break;
-                    }
-                    next += 1;
-                    next - 1
-                }
-                Pass::Probe { budget, .. } | Pass::Beam { budget, .. } => {
-                    if expansions == budget {
-                        break;
-                    }
-                    match frontier.pop() {
-                        Some((_, std::cmp::Reverse(index))) => index as usize,
-                        None => break,
-                    }
-                }
+            if expansions == budget {
+                break;
+            }
+            let index = match frontier.pop() {
+                Some((_, std::cmp::Reverse(index))) => index as usize,
+                None => break,
             };
             expansions += 1;
             let position = nodes[index].position.clone();
@@ -604,7 +697,7 @@ impl<'a> Search<'a> {
                 let Move::Shift { from, to, .. } = mv else {
                     continue;
                 };
-                if Some(mv) == back || (!exhaustive && !promising(&position, &runs, mv)) {
+                if Some(mv) == back || !promising(&position, &runs, mv) {
                     continue;
                 }
                 let step = self.game.apply(&position, mv);
@@ -620,29 +713,23 @@ impl<'a> Search<'a> {
                 }
                 let won = step.position.is_won();
                 let counted = self.count_position(&step.position, stage);
-                if !won && counted.is_ok() && self.proved_dead(pass, &step.position) {
-                    continue;
-                }
-                let mut child = 0;
-                if !exhaustive {
-                    for pile in [from as usize, to as usize] {
-                        if scored & 1 << pile == 0 {
-                            piles[pile] = pile_score(&position, pile);
-                            scored |= 1 << pile;
-                        }
+                for pile in [from as usize, to as usize] {
+                    if scored & 1 << pile == 0 {
+                        piles[pile] = pile_score(&position, pile);
+                        scored |= 1 << pile;
                     }
-                    child = child_score(
-                        parent_score,
-                        &piles,
-                        &position,
-                        &step.position,
-                        from as usize,
-                        to as usize,
-                    );
-                    debug_assert_eq!(child, score(&step.position));
-                    let rank = child - pass.move_cost() * depth as i32;
-                    frontier.push((rank, std::cmp::Reverse(nodes.len() as u32)));
                 }
+                let child = child_score(
+                    parent_score,
+                    &piles,
+                    &position,
+                    &step.position,
+                    from as usize,
+                    to as usize,
+                );
+                debug_assert_eq!(child, score(&step.position));
+                let rank = child - pass.move_cost() * depth as i32;
+                frontier.push((rank, std::cmp::Reverse(nodes.len() as u32)));
                 nodes.push(Node {
                     position: step.position,
                     parent: index as u32,

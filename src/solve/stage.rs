@@ -34,6 +34,7 @@ use std::fmt;
 use petgraph::graph::NodeIndex;
 
 use crate::deal::{Deal, Place};
+use crate::explore::layered::PackedProblem;
 use crate::explore::{Chain, Depth, GraphCounts, MoveGraph, NodeKind, Problem};
 use crate::game::{Game, Move, Position, Step};
 
@@ -63,6 +64,39 @@ impl fmt::Display for Scope {
             Scope::Stage(0) => f.write_str("stage 0 (no deals)"),
             Scope::Stage(last) => write!(f, "stages 0 to {last} (at most {last} deals)"),
             Scope::WholeGame => f.write_str("the whole game (deals allowed)"),
+        }
+    }
+}
+
+/// The layer of a position for the layered search: rows dealt, then runs
+/// removed, then cards turned up. No move lowers it (a deal adds a row, a
+/// move may remove a run or turn a card up, and nothing is ever undone),
+/// so positions of different layers never meet. Decode it with
+/// [`LayerKey`].
+pub fn layer_of(position: &Position) -> u64 {
+    (position.rows_dealt() as u64) << 16
+        | (position.runs_removed() as u64) << 8
+        | (255 - position.face_down_total() as u64)
+}
+
+/// A Spider layer key ([`layer_of`]) read back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LayerKey {
+    /// Stock rows dealt.
+    pub rows_dealt: usize,
+    /// K..A runs removed.
+    pub runs_removed: usize,
+    /// Face-down cards left on the table.
+    pub face_down: usize,
+}
+
+impl LayerKey {
+    /// Reads a key [`layer_of`] made.
+    pub fn decode(layer: u64) -> LayerKey {
+        LayerKey {
+            rows_dealt: (layer >> 16) as usize,
+            runs_removed: (layer >> 8 & 0xff) as usize,
+            face_down: 255 - (layer & 0xff) as usize,
         }
     }
 }
@@ -101,8 +135,12 @@ impl PositionKey {
 pub struct StageProblem<'g> {
     game: &'g Game,
     max_rows: usize,
-    /// Scratch space for the legal moves of the state being expanded.
-    moves: RefCell<Vec<Move>>,
+}
+
+thread_local! {
+    /// Scratch space for the legal moves of the state being expanded (one
+    /// per thread: the layered search expands on every core).
+    static MOVES: RefCell<Vec<Move>> = RefCell::new(Vec::with_capacity(64));
 }
 
 impl<'g> StageProblem<'g> {
@@ -111,7 +149,6 @@ impl<'g> StageProblem<'g> {
         StageProblem {
             game,
             max_rows: scope.max_rows(),
-            moves: RefCell::new(Vec::with_capacity(64)),
         }
     }
 
@@ -162,16 +199,27 @@ impl Problem for StageProblem<'_> {
     }
 
     fn successors(&self, step: &Step, out: &mut Vec<(Move, Step)>) {
-        let mut moves = self.moves.borrow_mut();
-        moves.clear();
-        self.game.moves(&step.position, &mut moves);
-        let may_deal = step.position.rows_dealt() < self.max_rows;
-        for &mv in moves.iter() {
-            if mv == Move::Deal && !may_deal {
-                continue;
+        MOVES.with_borrow_mut(|moves| {
+            moves.clear();
+            self.game.moves(&step.position, moves);
+            let may_deal = step.position.rows_dealt() < self.max_rows;
+            for &mv in moves.iter() {
+                if mv == Move::Deal && !may_deal {
+                    continue;
+                }
+                out.push((mv, self.game.apply(&step.position, mv)));
             }
-            out.push((mv, self.game.apply(&step.position, mv)));
-        }
+        })
+    }
+
+    #[inline]
+    fn layer(&self, step: &Step) -> u64 {
+        layer_of(&step.position)
+    }
+
+    #[inline]
+    fn fingerprint(&self, step: &Step) -> u128 {
+        step.position.fingerprint()
     }
 
     #[inline]
@@ -183,6 +231,18 @@ impl Problem for StageProblem<'_> {
         } else {
             NodeKind::Inner
         }
+    }
+}
+
+impl PackedProblem for StageProblem<'_> {
+    fn pack(&self, step: &Step, out: &mut Vec<u8>) {
+        step.pack_into(out);
+    }
+
+    fn unpack(&self, bytes: &[u8]) -> Step {
+        Step::unpack_from(bytes)
+            .expect("the layered search hands back the bytes pack wrote")
+            .0
     }
 }
 

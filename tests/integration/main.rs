@@ -7,6 +7,7 @@ mod batch;
 mod deal_files;
 mod explore;
 mod graph;
+mod layered;
 mod numbered;
 mod proofs;
 mod solver;

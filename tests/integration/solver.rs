@@ -23,7 +23,7 @@ fn slots(text: &str) -> Vec<CardSlot> {
 
 /// A one-suit position with seven runs removed: the thirteen spades left
 /// lie on the piles given (face-down, face-up), the rest are empty.
-pub fn endgame(piles: &[(&str, &str)], stock: &[&str], rules: Rules) -> Deal {
+pub(crate) fn endgame(piles: &[(&str, &str)], stock: &[&str], rules: Rules) -> Deal {
     let mut all: Vec<Pile> = piles
         .iter()
         .map(|(down, up)| Pile {
@@ -185,7 +185,7 @@ fn limits_stop_the_search_with_a_reason() {
 /// Whether a win is reachable, by plain breadth-first search over whole
 /// positions with every legal move: no probes, no heuristic, no
 /// fingerprints. `None` when the space is larger than `limit`.
-pub fn naive_winnable(deal: &Deal, limit: usize) -> Option<bool> {
+pub(crate) fn naive_winnable(deal: &Deal, limit: usize) -> Option<bool> {
     let game = Game::new(deal).unwrap();
     // A position as plain vectors: per pile (its number if it hides cards,
     // the face-down count, the face-up cards). With no stock left, piles
@@ -236,7 +236,7 @@ pub fn naive_winnable(deal: &Deal, limit: usize) -> Option<bool> {
 /// (the others removed), cut into pieces of consecutive cards (often still
 /// same-suit runs) spread over the piles, some turned face down, and a stock
 /// row when there are enough cards.
-pub fn small_position(
+pub(crate) fn small_position(
     seed: u64,
     suits: SuitCount,
     runs_left: usize,

@@ -1,0 +1,207 @@
+//! The exhaustive pass as a problem for the layered search.
+//!
+//! The solver's exhaustive pass examines every position reachable from the
+//! start: when none wins, the deal is lost. It is the generic
+//! [layered search](crate::explore::layered) run on [`ExhaustiveProblem`]:
+//! layers are (rows dealt, runs removed, cards turned up), see
+//! [`layer_of`]; positions are deduplicated by [`Game::key`] (which merges
+//! positions that differ only by the order of piles without face-down cards
+//! once the stock is empty); wins are goals, reveals (an `XX` card turned
+//! up) are leaves.
+//!
+//! Why deduplication keeps every win: a position's successors do not depend
+//! on how it was reached, so a win reachable from a second visit is
+//! reachable from the first, which the search expands. The move straight
+//! back to the parent (the reverse of the move that reached a position,
+//! when that move turned no card up and removed no run) is not played: it
+//! leads to the parent, which is in the same layer and already stored, so
+//! deduplication would drop it anyway.
+//!
+//! [`ExhaustiveProblem::kind`] and [`ExhaustiveProblem::successors`] are the
+//! one place where sound pruning belongs: a position the dead-end test
+//! ([`super::prune::dead_end`]) proves lost is [`NodeKind::Dead`] (counted,
+//! not expanded, and unlike a reveal it leaves the verdict decided); a
+//! reduced move set would go in `successors`. Each reduction can be switched
+//! off ([`Reductions`]); without the symmetry reduction, positions are keyed
+//! by their exact fingerprint.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use crate::explore::layered::PackedProblem;
+use crate::explore::{NodeKind, Problem};
+use crate::game::{Game, Move, Step};
+
+use super::prune::{Reductions, dead_end};
+use super::stage::layer_of;
+
+/// A state of the exhaustive pass: a position (with the `XX` slots the move
+/// into it turned up) and the move back to its parent, which is not played.
+#[derive(Clone)]
+pub struct Visit {
+    /// The position and its reveals.
+    pub step: Step,
+    /// The move that would lead straight back to the parent, if any.
+    pub back: Option<Move>,
+}
+
+/// Every position reachable from a game's start, for the layered search.
+pub struct ExhaustiveProblem<'g> {
+    game: &'g Game,
+    reductions: Reductions,
+    /// The fewest face-down cards on each pile in any position examined
+    /// (updated from every thread).
+    fewest_per_pile: [AtomicU8; crate::deal::PILES],
+}
+
+thread_local! {
+    /// Scratch space for the legal moves of the position being expanded.
+    static MOVES: RefCell<Vec<Move>> = RefCell::new(Vec::with_capacity(64));
+}
+
+impl<'g> ExhaustiveProblem<'g> {
+    /// The problem of `game` from its start.
+    pub fn new(game: &'g Game) -> ExhaustiveProblem<'g> {
+        ExhaustiveProblem::with_reductions(game, Reductions::ALL)
+    }
+
+    /// The problem of `game` from its start, with the `reductions` given.
+    pub fn with_reductions(game: &'g Game, reductions: Reductions) -> ExhaustiveProblem<'g> {
+        ExhaustiveProblem {
+            game,
+            reductions,
+            fewest_per_pile: std::array::from_fn(|pile| {
+                AtomicU8::new(game.start().face_down_count(pile) as u8)
+            }),
+        }
+    }
+
+    /// The fewest face-down cards on each pile in any position examined so
+    /// far.
+    pub fn fewest_per_pile(&self) -> [u8; crate::deal::PILES] {
+        std::array::from_fn(|pile| self.fewest_per_pile[pile].load(Ordering::Relaxed))
+    }
+
+    /// The key of `position`: with the symmetry reduction, [`Game::key`]
+    /// (the order of the piles without face-down cards ignored once the
+    /// stock is empty), else its exact fingerprint.
+    #[inline]
+    fn key_of(&self, position: &crate::game::Position) -> u128 {
+        if self.reductions.symmetry {
+            self.game.key(position)
+        } else {
+            position.fingerprint()
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &'g Game {
+        self.game
+    }
+}
+
+impl Problem for ExhaustiveProblem<'_> {
+    type State = Visit;
+    type Key = u128;
+    type Move = Move;
+
+    fn start(&self) -> Visit {
+        Visit {
+            step: Step {
+                position: self.game.start().clone(),
+                reveals: self.game.start_reveals(),
+            },
+            back: None,
+        }
+    }
+
+    #[inline]
+    fn key(&self, visit: &Visit) -> u128 {
+        self.key_of(&visit.step.position)
+    }
+
+    #[inline]
+    fn fingerprint(&self, visit: &Visit) -> u128 {
+        self.key_of(&visit.step.position)
+    }
+
+    #[inline]
+    fn layer(&self, visit: &Visit) -> u64 {
+        layer_of(&visit.step.position)
+    }
+
+    /// Every legal move but the one straight back to the parent. (A
+    /// reduced move set, from a proof that it keeps a win when there is
+    /// one, would go here.)
+    fn successors(&self, visit: &Visit, out: &mut Vec<(Move, Visit)>) {
+        let position = &visit.step.position;
+        MOVES.with_borrow_mut(|moves| {
+            moves.clear();
+            self.game.moves(position, moves);
+            for &mv in moves.iter() {
+                if Some(mv) == visit.back {
+                    continue;
+                }
+                let step = self.game.apply(position, mv);
+                let back = match mv {
+                    Move::Shift { from, to, count }
+                        if step.position.face_down_count(from as usize)
+                            == position.face_down_count(from as usize)
+                            && step.position.runs_removed() == position.runs_removed() =>
+                    {
+                        Some(Move::Shift {
+                            from: to,
+                            to: from,
+                            count,
+                        })
+                    }
+                    _ => None,
+                };
+                out.push((mv, Visit { step, back }));
+            }
+        })
+    }
+
+    /// A win is a goal, a reveal a leaf, a position the dead-end test
+    /// proves lost is dead: nothing reachable from it wins, so nothing
+    /// below it needs examining (the argument is in [`super::prune`]).
+    #[inline]
+    fn kind(&self, visit: &Visit) -> NodeKind {
+        let position = &visit.step.position;
+        for (pile, fewest) in self.fewest_per_pile.iter().enumerate() {
+            fewest.fetch_min(position.face_down_count(pile) as u8, Ordering::Relaxed);
+        }
+        if position.is_won() {
+            NodeKind::Goal
+        } else if !visit.step.reveals.is_empty() {
+            NodeKind::Leaf
+        } else if self.reductions.dead_ends && dead_end(self.game, position).is_some() {
+            NodeKind::Dead
+        } else {
+            NodeKind::Inner
+        }
+    }
+}
+
+impl PackedProblem for ExhaustiveProblem<'_> {
+    /// The step's bytes, then the move back: three bytes, `from` 255 for
+    /// none.
+    fn pack(&self, visit: &Visit, out: &mut Vec<u8>) {
+        visit.step.pack_into(out);
+        match visit.back {
+            Some(Move::Shift { from, to, count }) => out.extend([from, to, count]),
+            _ => out.extend([255, 0, 0]),
+        }
+    }
+
+    fn unpack(&self, bytes: &[u8]) -> Visit {
+        let (step, used) =
+            Step::unpack_from(bytes).expect("the layered search hands back the bytes pack wrote");
+        let back = match bytes[used..used + 3] {
+            [255, _, _] => None,
+            [from, to, count] => Some(Move::Shift { from, to, count }),
+            _ => unreachable!("a slice of three"),
+        };
+        Visit { step, back }
+    }
+}

@@ -1,0 +1,433 @@
+//! The layered search: the same counts as the graph-building explorer, on
+//! one thread or several, uninterrupted or resumed from a checkpoint; the
+//! solver's exhaustive problem against the naive search; the puzzles.
+
+use std::ops::ControlFlow;
+use std::path::Path;
+
+use assert_cmd::Command;
+use spider_analyzer::cards::SuitCount;
+use spider_analyzer::deal::{Deal, Rules, load, pysol};
+use spider_analyzer::explore::layered::{Layered, LayeredStats, PackedProblem};
+use spider_analyzer::explore::{End, Limits, NodeKind, Order, Problem, Search, Stop, StopReason};
+use spider_analyzer::game::Game;
+use spider_analyzer::puzzles::queens::Queens;
+use spider_analyzer::solve::exhaustive::ExhaustiveProblem;
+use spider_analyzer::solve::stage::{Scope, StageProblem};
+use spider_analyzer::solve::verify;
+
+use super::solver::{naive_winnable, small_position};
+
+fn repo(path: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// Counts of a stage graph by the layered search on `jobs` threads.
+fn layered_counts(deal: &Deal, scope: Scope, jobs: usize) -> LayeredStats {
+    let game = Game::new(deal).unwrap();
+    let problem = StageProblem::new(&game, scope);
+    let outcome = Layered::new(&problem)
+        .stop(Stop::Exhaust)
+        .jobs(Some(jobs))
+        .run()
+        .unwrap();
+    assert_eq!(outcome.end, End::Exhausted);
+    outcome.stats
+}
+
+/// The per-layer figures that must not depend on threads or resumption.
+fn layer_figures(stats: &LayeredStats) -> Vec<(u64, u64, u64, u64, u64)> {
+    stats
+        .layers
+        .iter()
+        .map(|l| (l.layer, l.positions, l.moves, l.leaves, l.goals))
+        .collect()
+}
+
+#[test]
+fn stage_0_counts_equal_the_graph_explorer_s() {
+    let unwon = load(&repo("deals/unwon-2017.yaml")).unwrap();
+    let cases = [
+        (unwon, 2_760, 20_272),
+        (pysol::deal(2, Rules::Standard).unwrap(), 99, 264),
+        (pysol::deal(3, Rules::Standard).unwrap(), 28_081, 129_643),
+        (pysol::deal(14934, Rules::Standard).unwrap(), 7, 12),
+    ];
+    for (deal, positions, moves) in cases {
+        let stats = layered_counts(&deal, Scope::Stage(0), 2);
+        assert_eq!((stats.positions, stats.moves), (positions, moves));
+        // The graph-building explorer agrees, reveals and wins included.
+        let game = Game::new(&deal).unwrap();
+        let problem = StageProblem::new(&game, Scope::Stage(0));
+        let graph = Search::new(&problem)
+            .order(Order::BreadthFirst)
+            .stop(Stop::Exhaust)
+            .run();
+        assert_eq!(graph.stats.positions, stats.positions);
+        assert_eq!(graph.stats.moves, stats.moves);
+        assert_eq!(graph.stats.leaves, stats.leaves);
+        assert_eq!(graph.stats.goals, stats.goals);
+        // Every layer is a distinct (runs removed, face-down) pair.
+        assert!(stats.layers.windows(2).all(|w| w[0].layer < w[1].layer));
+    }
+}
+
+#[test]
+fn parallel_runs_count_the_same_as_one_thread() {
+    // PySol 14934, stages 0-2: 7, 94 and 50,709 positions.
+    let deal = pysol::deal(14934, Rules::Standard).unwrap();
+    let one = layered_counts(&deal, Scope::Stage(2), 1);
+    assert_eq!(one.positions, 7 + 94 + 50_709);
+    for jobs in [2, 3] {
+        let many = layered_counts(&deal, Scope::Stage(2), jobs);
+        assert_eq!(many.threads, jobs);
+        assert_eq!(layer_figures(&many), layer_figures(&one), "{jobs} threads");
+        assert_eq!(many.positions, one.positions);
+    }
+}
+
+#[test]
+fn a_resumed_search_counts_the_same_as_an_uninterrupted_one() {
+    let deal = pysol::deal(14934, Rules::Standard).unwrap();
+    let game = Game::new(&deal).unwrap();
+    let problem = StageProblem::new(&game, Scope::Stage(2));
+    let whole = layered_counts(&deal, Scope::Stage(2), 1);
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("search");
+    // Stopped three times by a position limit, resumed each time.
+    let mut runs = 0;
+    let stats = loop {
+        runs += 1;
+        let outcome = Layered::new(&problem)
+            .stop(Stop::Exhaust)
+            .jobs(Some(2))
+            .limits(Limits {
+                max_positions: (runs < 4).then(|| whole.positions * runs / 4),
+                ..Limits::default()
+            })
+            .checkpoint(&checkpoint, "pysol 14934, stages 0-2")
+            .run()
+            .unwrap();
+        if outcome.end == End::Exhausted {
+            break outcome.stats;
+        }
+        assert_eq!(outcome.end, End::Stopped(StopReason::Positions));
+        assert!(runs < 4);
+    };
+    assert_eq!(runs, 4);
+    assert!(stats.resumed_layers > 0);
+    assert_eq!(layer_figures(&stats), layer_figures(&whole));
+    assert_eq!(stats.positions, whole.positions);
+    assert_eq!(stats.moves, whole.moves);
+    // Run again on the finished checkpoint: nothing left, same counts.
+    let again = Layered::new(&problem)
+        .stop(Stop::Exhaust)
+        .checkpoint(&checkpoint, "pysol 14934, stages 0-2")
+        .run()
+        .unwrap();
+    assert_eq!(again.end, End::Exhausted);
+    assert_eq!(again.stats.resumed_layers, whole.layers.len());
+    assert_eq!(layer_figures(&again.stats), layer_figures(&whole));
+    // A checkpoint of another search is refused.
+    let other = Layered::new(&problem)
+        .stop(Stop::Exhaust)
+        .checkpoint(&checkpoint, "something else")
+        .run();
+    assert!(other.is_err());
+}
+
+/// A crash while a layer was being written leaves a temporary file behind;
+/// the next run ignores it and writes the layer again.
+#[test]
+fn a_torn_layer_file_is_ignored() {
+    let deal = pysol::deal(3, Rules::Standard).unwrap();
+    let game = Game::new(&deal).unwrap();
+    let problem = StageProblem::new(&game, Scope::Stage(0));
+    let dir = tempfile::tempdir().unwrap();
+    let first = Layered::new(&problem)
+        .stop(Stop::Exhaust)
+        .limits(Limits {
+            max_positions: Some(10_000),
+            ..Limits::default()
+        })
+        .checkpoint(dir.path(), "torn")
+        .run()
+        .unwrap();
+    assert_eq!(first.end, End::Stopped(StopReason::Positions));
+    let torn: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "tmp"))
+        .collect();
+    assert_eq!(torn.len(), 1, "the interrupted layer's file: {torn:?}");
+    std::fs::write(&torn[0], b"garbage from a crash").unwrap();
+    let second = Layered::new(&problem)
+        .stop(Stop::Exhaust)
+        .checkpoint(dir.path(), "torn")
+        .run()
+        .unwrap();
+    assert_eq!(second.end, End::Exhausted);
+    assert_eq!(second.stats.positions, 28_081);
+}
+
+#[test]
+fn graph_count_on_the_command_line_resumes_from_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("cp");
+    let deal = dir.path().join("pysol3.yaml");
+    Command::cargo_bin("spider")
+        .unwrap()
+        .args(["deal", "--pysol", "3", "-o"])
+        .arg(&deal)
+        .assert()
+        .success();
+    let count = |extra: &[&str]| {
+        Command::cargo_bin("spider")
+            .unwrap()
+            .arg("graph")
+            .arg(&deal)
+            .args(["--count", "--json", "--checkpoint"])
+            .arg(&checkpoint)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let stopped = count(&["--max-nodes", "5000", "-j", "2"]);
+    assert_eq!(stopped.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&stopped.stderr).contains("run the same command again"));
+    let done = count(&[]);
+    assert_eq!(done.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&done.stdout).unwrap();
+    assert_eq!(json["positions"], 28_081);
+    assert_eq!(json["moves"], 129_643);
+    assert_eq!(json["stages"][0]["positions"], 28_081);
+    assert!(json["engine"]["resumed_layers"].as_u64().unwrap() > 0);
+    // Without a checkpoint, the same counts.
+    let plain = Command::cargo_bin("spider")
+        .unwrap()
+        .arg("graph")
+        .arg(&deal)
+        .args(["--count", "--json"])
+        .output()
+        .unwrap();
+    let plain: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+    assert_eq!(plain["layers"], json["layers"]);
+}
+
+#[test]
+fn graph_count_prints_stages_and_the_fewest_face_down_cards() {
+    let output = Command::cargo_bin("spider")
+        .unwrap()
+        .arg("graph")
+        .arg(repo("deals/unwon-2017.yaml"))
+        .arg("--count")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[1],
+        "positions: 2760, moves: 20272, reveals: 0, wins: 0"
+    );
+    assert_eq!(
+        lines[2],
+        "stage 0: 2760 positions, 20272 moves, 0 reveals, 0 wins; fewest face-down 36 (8 of 44 turned up)"
+    );
+}
+
+/// Stages 0 and 1 of the unwon game: about 12 million positions (a minute
+/// on two cores; run with `cargo test --release -- --ignored`).
+#[test]
+#[ignore]
+fn stages_0_and_1_of_the_unwon_game() {
+    let deal = load(&repo("deals/unwon-2017.yaml")).unwrap();
+    let stats = layered_counts(&deal, Scope::Stage(1), 2);
+    assert_eq!(stats.positions, 11_977_064);
+    assert_eq!(stats.moves, 59_592_853);
+}
+
+/// The exhaustive problem finds a win exactly when the naive search does,
+/// and the line it recovers replays to a win.
+#[test]
+fn the_exhaustive_problem_agrees_with_the_naive_search() {
+    let (mut compared, mut won) = (0, 0);
+    for seed in 1..=40u64 {
+        let suits = if seed % 2 == 0 {
+            SuitCount::Two
+        } else {
+            SuitCount::One
+        };
+        let rules = if seed % 3 == 0 {
+            Rules::Relaxed
+        } else {
+            Rules::Standard
+        };
+        let deal = small_position(
+            seed.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            suits,
+            1 + (seed % 3 == 0) as usize,
+            seed % 4 < 2,
+            rules,
+        );
+        let Some(expected) = naive_winnable(&deal, 100_000) else {
+            continue;
+        };
+        let game = Game::new(&deal).unwrap();
+        let problem = ExhaustiveProblem::new(&game);
+        let outcome = Layered::new(&problem).jobs(Some(2)).run().unwrap();
+        compared += 1;
+        match outcome.end {
+            End::GoalFound => {
+                assert!(
+                    expected,
+                    "seed {seed}: a win the naive search does not know"
+                );
+                let goal = outcome.goal.unwrap();
+                let line = Layered::new(&problem).line_to(goal.fingerprint).unwrap();
+                verify(&game, &line).unwrap();
+                won += 1;
+            }
+            End::Exhausted => assert!(!expected, "seed {seed}: a win missed"),
+            other => panic!("seed {seed}: {other:?}"),
+        }
+    }
+    assert!(
+        compared >= 25 && won > 0 && won < compared,
+        "{won} won of {compared}"
+    );
+}
+
+/// A problem with dead ends: numbers 0..; a move adds 1 or 2; multiples of
+/// 7 are dead, 20 is the goal, nothing goes past 20.
+struct Steps;
+
+impl Problem for Steps {
+    type State = u32;
+    type Key = u32;
+    type Move = u32;
+    fn start(&self) -> u32 {
+        1
+    }
+    fn key(&self, n: &u32) -> u32 {
+        *n
+    }
+    fn successors(&self, &n: &u32, out: &mut Vec<(u32, u32)>) {
+        for step in [1, 2] {
+            if n + step <= 20 {
+                out.push((step, n + step));
+            }
+        }
+    }
+    fn kind(&self, &n: &u32) -> NodeKind {
+        match n {
+            20 => NodeKind::Goal,
+            n if n % 7 == 0 => NodeKind::Dead,
+            _ => NodeKind::Inner,
+        }
+    }
+    fn layer(&self, &n: &u32) -> u64 {
+        n as u64 / 5
+    }
+}
+
+impl PackedProblem for Steps {
+    fn pack(&self, n: &u32, out: &mut Vec<u8>) {
+        out.extend(n.to_le_bytes());
+    }
+    fn unpack(&self, bytes: &[u8]) -> u32 {
+        u32::from_le_bytes(bytes.try_into().unwrap())
+    }
+}
+
+#[test]
+fn dead_ends_are_counted_and_not_expanded() {
+    let outcome = Layered::new(&Steps).stop(Stop::Exhaust).run().unwrap();
+    assert_eq!(outcome.end, End::Exhausted);
+    // 1..=20 all reached (a dead 7 or 14 is stepped over by +2).
+    assert_eq!(outcome.stats.positions, 20);
+    assert_eq!(outcome.stats.dead, 2);
+    assert_eq!(outcome.stats.goals, 1);
+    // Everything but the two dead ends and the goal is expanded.
+    assert_eq!(outcome.stats.expanded, 17);
+    let line = Layered::new(&Steps)
+        .line_to(outcome.goal.unwrap().fingerprint)
+        .unwrap();
+    assert_eq!(line.iter().sum::<u32>(), 19);
+    assert!(!line.is_empty());
+}
+
+/// A small deal with two `XX` cards, one of which can be turned up.
+const TINY: &str = "\
+suits: 4
+rules: standard
+piles:
+  - {face_down: [XX], face_up: [3S]}
+  - {face_down: [KS, QS, JS, 10S, 9S, 8S, 7S, 6S], face_up: [5S, 4S]}
+  - {face_down: [9H], face_up: [2S]}
+  - {face_down: [XX, 5H], face_up: [AS]}
+  - {face_down: [], face_up: [QH]}
+  - {face_down: [], face_up: [QD]}
+  - {face_down: [], face_up: [QC]}
+  - {face_down: [], face_up: [QH]}
+  - {face_down: [], face_up: [QD]}
+  - {face_down: [], face_up: [QC]}
+stock: []
+removed: []
+";
+
+#[test]
+fn leaves_are_seen_and_a_leaf_callback_can_stop_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tiny.yaml");
+    std::fs::write(&path, TINY).unwrap();
+    let deal = load(&path).unwrap();
+    let game = Game::new(&deal).unwrap();
+    let problem = ExhaustiveProblem::new(&game);
+    let limits = Limits {
+        max_positions: Some(1_000_000),
+        ..Limits::default()
+    };
+    let mut seen = Vec::new();
+    let outcome = Layered::new(&problem)
+        .stop(Stop::Exhaust)
+        .limits(limits.clone())
+        .on_leaf(|visit, depth| {
+            seen.push((game.revealed_places(&visit.step), depth));
+            ControlFlow::Continue(())
+        })
+        .run()
+        .unwrap();
+    assert_eq!(outcome.end, End::Exhausted);
+    assert!(!seen.is_empty());
+    assert_eq!(seen.len() as u64, outcome.stats.leaves);
+    let mut stopped_after = 0;
+    let outcome = Layered::new(&problem)
+        .limits(limits)
+        .on_leaf(|_, _| {
+            stopped_after += 1;
+            ControlFlow::Break(())
+        })
+        .run()
+        .unwrap();
+    assert_eq!(outcome.end, End::Stopped(StopReason::Callback));
+    assert_eq!(stopped_after, 1);
+}
+
+#[test]
+fn queens_through_the_layered_engine() {
+    for (n, solutions) in [(1, 1), (4, 2), (6, 4), (8, 92), (10, 724)] {
+        let queens = Queens::new(n).unwrap();
+        let old = queens.count();
+        let outcome = Layered::new(&queens)
+            .dedup(false)
+            .stop(Stop::Exhaust)
+            .jobs(Some(2))
+            .run()
+            .unwrap();
+        assert_eq!(outcome.end, End::Exhausted);
+        assert_eq!(outcome.stats.goals, solutions, "n = {n}");
+        assert_eq!(outcome.stats.positions, old.stats.positions, "n = {n}");
+        assert_eq!(outcome.stats.moves, old.stats.moves, "n = {n}");
+    }
+}
