@@ -286,6 +286,9 @@ pub struct Record {
     pub positions: u64,
     /// Moves of the winning line (deals included), when winnable.
     pub line_length: Option<usize>,
+    /// Seconds to the first win, before the time spent shortening its line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_win_seconds: Option<f64>,
     /// When the deal was finished, in seconds since the Unix epoch: lets a
     /// merged summary measure the wall time of a run spread over machines.
     #[serde(default)]
@@ -512,6 +515,7 @@ pub fn decide(
         seconds,
         positions: analysis.positions,
         line_length: analysis.line.as_ref().map(Vec::len),
+        first_win_seconds: analysis.first_win.map(|(time, _)| time.as_secs_f64()),
         finished_at: SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_secs_f64())
@@ -652,6 +656,9 @@ pub struct Summary {
     pub median_seconds: Option<f64>,
     pub p95_seconds: Option<f64>,
     pub median_line_length: Option<f64>,
+    /// Median seconds to the first win, over winnable deals that record it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub median_first_win_seconds: Option<f64>,
     /// Sum of the per-deal seconds.
     pub solve_seconds: f64,
     /// Wall-clock seconds of the run (measured by a live run; for merged
@@ -694,6 +701,11 @@ impl Summary {
             .map(|n| n as f64)
             .collect();
         lines.sort_by(f64::total_cmp);
+        let mut first_wins: Vec<f64> = records
+            .iter()
+            .filter_map(|r| r.first_win_seconds)
+            .collect();
+        first_wins.sort_by(f64::total_cmp);
         let (wall_seconds, rate_deals) = match wall {
             Some((seconds, deals_in_wall)) => (Some(seconds), deals_in_wall),
             None => {
@@ -719,6 +731,7 @@ impl Summary {
             median_seconds: percentile(&seconds, 50.0),
             p95_seconds: percentile(&seconds, 95.0),
             median_line_length: percentile(&lines, 50.0),
+            median_first_win_seconds: percentile(&first_wins, 50.0),
             solve_seconds: seconds.iter().sum(),
             wall_seconds,
             deals_per_second: wall_seconds
@@ -846,6 +859,9 @@ impl fmt::Display for Summary {
             Some(median) => writeln!(f, "winning line         median {median} moves")?,
             None => writeln!(f, "winning line         n/a (no winnable deal)")?,
         }
+        if let Some(first) = self.median_first_win_seconds {
+            writeln!(f, "first win            median {}", duration(first))?;
+        }
         write!(f, "wall time            ")?;
         match self.wall_seconds {
             Some(wall) => write!(f, "{}", duration(wall))?,
@@ -873,6 +889,7 @@ mod tests {
             seconds,
             positions: 10,
             line_length: line,
+            first_win_seconds: None,
             finished_at: 1000.0 + number as f64,
         }
     }

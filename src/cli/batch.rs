@@ -45,6 +45,10 @@ pub struct Args {
     /// Give up on a deal after SECS seconds (it counts as undecided).
     #[arg(long, value_name = "SECS")]
     time_limit: Option<f64>,
+    /// After a deal's first win, look this many seconds more for a shorter
+    /// winning line (within --time-limit); 0 keeps the first line.
+    #[arg(long, value_name = "SECS", default_value_t = spider_analyzer::solve::DEFAULT_SHORTEN_TIME.as_secs_f64())]
+    shorten_time: f64,
     /// Give up on a deal after N distinct positions.
     #[arg(long, value_name = "N")]
     max_positions: Option<u64>,
@@ -188,6 +192,7 @@ fn config(args: &Args) -> anyhow::Result<BatchConfig> {
         limits: Limits {
             max_positions: args.max_positions,
             time_limit,
+            shorten_time: super::seconds("--shorten-time", args.shorten_time)?,
             ..Limits::default()
         },
     };

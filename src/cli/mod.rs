@@ -14,6 +14,7 @@ mod graph;
 mod queens;
 mod quiz;
 mod replay;
+mod show;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -137,4 +138,13 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+/// A number of seconds from a flag: finite and not negative.
+pub(crate) fn seconds(flag: &str, value: f64) -> anyhow::Result<std::time::Duration> {
+    if value.is_finite() && (0.0..1e9).contains(&value) {
+        Ok(std::time::Duration::from_secs_f64(value))
+    } else {
+        anyhow::bail!("{flag} must be a number of seconds, 0 or more, got {value}")
+    }
 }

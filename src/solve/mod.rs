@@ -11,6 +11,7 @@
 pub mod completions;
 mod heuristic;
 mod search;
+mod improve;
 pub mod shorten;
 pub mod stage;
 
@@ -53,7 +54,14 @@ pub struct Limits {
     pub time_limit: Option<Duration>,
     /// An estimate of the memory the search may use, in bytes.
     pub memory_limit: Option<u64>,
+    /// How long to look for a shorter line once a win is found (see
+    /// [`improve`]); never past `time_limit`. Zero: keep the first line
+    /// (after cutting its detours).
+    pub shorten_time: Duration,
 }
+
+/// The default of [`Limits::shorten_time`] in `analyze` and `batch`.
+pub const DEFAULT_SHORTEN_TIME: Duration = Duration::from_secs(2);
 
 /// Why a search ended undecided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -110,6 +118,9 @@ pub struct Analysis {
     pub stopped_by: Option<StopReason>,
     /// The winning line, replayed and checked, when the verdict is `Winnable`.
     pub line: Option<Vec<Move>>,
+    /// When the first win was found, and the length of its line after its
+    /// detours were cut (before [`Limits::shorten_time`] was spent).
+    pub first_win: Option<(Duration, usize)>,
     /// Distinct positions examined, over all passes.
     pub positions: u64,
     pub elapsed: Duration,
@@ -281,6 +292,7 @@ pub fn analyze_with_progress(
     let finish = |search: &Search, verdict, stopped_by, line: Option<Vec<Move>>| Analysis {
         verdict,
         stopped_by,
+        first_win: line.as_ref().map(|line| (search.elapsed(), line.len())),
         line,
         positions: search.positions,
         elapsed: search.elapsed(),
@@ -318,7 +330,13 @@ pub fn analyze_with_progress(
             Outcome::Won(line) => {
                 let line = shorten::shorten(&game, &line);
                 verify(&game, &line)?;
-                return Ok(finish(&search, Verdict::Winnable, None, Some(line)));
+                let first_win = (search.elapsed(), line.len());
+                let line = shorter_line(&game, line, &search, limits, cancel);
+                verify(&game, &line)?;
+                let mut analysis = finish(&search, Verdict::Winnable, None, Some(line));
+                analysis.first_win = Some(first_win);
+                analysis.elapsed = search.elapsed();
+                return Ok(analysis);
             }
             Outcome::Stopped if search.capped => {}
             Outcome::Stopped => {
@@ -345,6 +363,25 @@ pub fn analyze_with_progress(
         }
     }
     unreachable!("the exhaustive pass always decides or stops")
+}
+
+/// `line`, or a shorter winning line found within [`Limits::shorten_time`]
+/// (and the time limit) of now.
+fn shorter_line(
+    game: &Game,
+    line: Vec<Move>,
+    search: &Search,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Vec<Move> {
+    if limits.shorten_time.is_zero() {
+        return line;
+    }
+    let mut left = limits.shorten_time;
+    if let Some(limit) = limits.time_limit {
+        left = left.min(limit.saturating_sub(search.elapsed()));
+    }
+    improve::improve(game, &line, std::time::Instant::now() + left, cancel)
 }
 
 /// Replays a winning line through the rules: every move legal, the game won

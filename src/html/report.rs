@@ -1,0 +1,1 @@
+//! The one-page report of a batch's results.

@@ -1,0 +1,202 @@
+//! Spending the time left after the first win on a shorter line (anytime).
+//!
+//! The passes of [`super::search`] go stage by stage and find wins fast,
+//! but their lines are long: they rank positions, not lines. Once a win is
+//! known, its length bounds the search for a better one, and the time left
+//! goes to *move beams*: breadth-first over single moves (a deal is one
+//! move too), keeping the `width` best positions of each depth. The first
+//! won position a beam meets is at the fewest moves that beam can reach,
+//! so its line is the shortest it knows. This is the shape of the beam
+//! solvers of KDE's lineage (coolo/spider, kpat's second solver), which
+//! rank by breaks in same-suit runs and charge for every move; here a
+//! level of the beam holds positions reached in the same number of moves,
+//! so the charge is the depth itself.
+//!
+//! Each beam prunes the positions that cannot beat the best line: a move
+//! turns up at most two face-down cards (one on each pile it touches) and
+//! a deal none, so a position needs at least half its face-down cards plus
+//! the rows left more moves. Beams of growing width run until the time is
+//! up; every line found is cut by [`super::shorten`] and kept only when it
+//! replays, wins and is shorter.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::cards::Card;
+use crate::deal::PILES;
+use crate::game::{Game, Move, Position};
+
+use super::heuristic::promising;
+use super::shorten;
+
+/// The widths of the beams tried in turn, while time is left.
+const WIDTHS: [usize; 6] = [100, 300, 1_000, 3_000, 10_000, 30_000];
+
+/// Breaks: what keeps a position from being won, counted like the beam
+/// solvers of KDE's lineage do (lower is better): eleven per stock row
+/// left, and on each pile two per face-down card, one for the top card, and
+/// for each face-up card below it, none when the card above continues its
+/// run, two when the card above is higher (it can never join it), else
+/// one. Measured on PySol 1..3 against the solver's own score less 30 per
+/// row left: the first shorter lines came sooner and were shorter.
+fn chaos(game: &Game, position: &Position, piles: &[i32; PILES]) -> i32 {
+    11 * game.rows_left(position) as i32 + piles.iter().sum::<i32>()
+}
+
+/// The part of [`chaos`] that `pile` holds.
+fn pile_chaos(position: &Position, pile: usize) -> i32 {
+    let mut chaos = 2 * position.face_down_count(pile) as i32;
+    let mut below: Option<Option<Card>> = None;
+    // Bottom first: each card is judged against the card on it.
+    for card in position.face_up(pile) {
+        if let Some(below) = below {
+            chaos += match (below, card) {
+                (Some(below), Some(card)) if card.continues_run(below) => 0,
+                (Some(below), Some(card)) if card.rank() > below.rank() => 2,
+                _ => 1,
+            };
+        }
+        below = Some(card);
+    }
+    chaos + i32::from(below.is_some())
+}
+
+/// [`pile_chaos`] of every pile.
+fn pile_chaoses(position: &Position) -> [i32; PILES] {
+    std::array::from_fn(|pile| pile_chaos(position, pile))
+}
+
+/// The fewest moves that may still win from `position`.
+fn moves_needed(game: &Game, position: &Position) -> usize {
+    position.face_down_total().div_ceil(2) + game.rows_left(position)
+}
+
+/// A winning line no longer than `line` (which must win from the start of
+/// `game`), searched until `deadline` or `cancel`. Returns `line` itself
+/// when nothing shorter was found.
+pub fn improve(game: &Game, line: &[Move], deadline: Instant, cancel: &AtomicBool) -> Vec<Move> {
+    let mut best = line.to_vec();
+    for width in WIDTHS {
+        if Instant::now() >= deadline || cancel.load(Ordering::Relaxed) {
+            break;
+        }
+        let t = Instant::now();
+        let found = move_beam(game, width, best.len(), deadline, cancel);
+        if std::env::var_os("SPIDER_DEBUG_IMPROVE").is_some() {
+            eprintln!("width {width}: {:?} in {:?}", found.as_ref().map(Vec::len), t.elapsed());
+        }
+        if let Some(found) = found {
+            let found = shorten::shorten(game, &found);
+            if found.len() < best.len() && super::verify(game, &found).is_ok() {
+                best = found;
+            }
+        }
+    }
+    best
+}
+
+/// A position kept in a move beam: its index in the tree, the position and
+/// its [`pile_chaos`] values.
+type Kept = (u32, Position, [i32; PILES]);
+
+/// A child met at a depth: chaos, parent, move, key, position, pile chaos.
+type Child = (i32, u32, Move, u128, Position, [i32; PILES]);
+
+/// A beam over single moves of `width` positions per depth and stage: a
+/// winning line shorter than `shorter_than`, or `None`.
+fn move_beam(
+    game: &Game,
+    width: usize,
+    shorter_than: usize,
+    deadline: Instant,
+    cancel: &AtomicBool,
+) -> Option<Vec<Move>> {
+    // Every position kept, with its parent and the move that reached it.
+    let mut tree: Vec<(u32, Move)> = vec![(u32::MAX, Move::Deal)];
+    let mut seen = ahash::HashSet::default();
+    seen.insert(game.key(game.start()));
+    let start = game.start().clone();
+    let piles = pile_chaoses(&start);
+    let mut level: Vec<Kept> = vec![(0, start, piles)];
+    let mut next: Vec<Child> = Vec::new();
+    // Positions met at this depth: only those kept join `seen`, so a
+    // position dropped from the beam may come back by a better line.
+    let mut this_depth = ahash::HashSet::default();
+    let mut moves = Vec::new();
+    let mut depth = 0;
+    while !level.is_empty() {
+        depth += 1;
+        if depth >= shorter_than {
+            return None;
+        }
+        this_depth.clear();
+        for (index, position, piles) in &level {
+            if Instant::now() >= deadline || cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            moves.clear();
+            let runs = game.moves(position, &mut moves);
+            for &mv in &moves {
+                if !promising(position, &runs, mv) {
+                    continue;
+                }
+                let step = game.apply(position, mv);
+                if !step.reveals.is_empty() {
+                    continue;
+                }
+                let child = step.position;
+                if child.is_won() {
+                    tree.push((*index, mv));
+                    return Some(line_to(&tree, tree.len() - 1));
+                }
+                if depth + moves_needed(game, &child) >= shorter_than {
+                    continue;
+                }
+                let key = game.key(&child);
+                if seen.contains(&key) || !this_depth.insert(key) {
+                    continue;
+                }
+                let child_piles = match mv {
+                    Move::Shift { from, to, .. } => {
+                        let mut child_piles = *piles;
+                        child_piles[from as usize] = pile_chaos(&child, from as usize);
+                        child_piles[to as usize] = pile_chaos(&child, to as usize);
+                        child_piles
+                    }
+                    Move::Deal => pile_chaoses(&child),
+                };
+                let chaos = chaos(game, &child, &child_piles);
+                next.push((chaos, *index, mv, key, child, child_piles));
+            }
+        }
+        // The best `width` of each stage: positions that dealt sooner
+        // look worse than those that did not, yet the win may need them.
+        next.sort_unstable_by_key(|child| (child.4.rows_dealt(), child.0));
+        level.clear();
+        let mut stage = usize::MAX;
+        let mut in_stage = 0;
+        for (_, parent, mv, key, position, piles) in next.drain(..) {
+            if position.rows_dealt() != stage {
+                (stage, in_stage) = (position.rows_dealt(), 0);
+            }
+            if in_stage < width {
+                in_stage += 1;
+                seen.insert(key);
+                tree.push((parent, mv));
+                level.push((tree.len() as u32 - 1, position, piles));
+            }
+        }
+    }
+    None
+}
+
+/// The moves from the root of `tree` to `index`.
+fn line_to(tree: &[(u32, Move)], mut index: usize) -> Vec<Move> {
+    let mut line = Vec::new();
+    while tree[index].0 != u32::MAX {
+        line.push(tree[index].1);
+        index = tree[index].0 as usize;
+    }
+    line.reverse();
+    line
+}
