@@ -46,7 +46,10 @@ fn main() {
         .build()
         .expect("a one-thread pool");
     for suits in [SuitCount::One, SuitCount::Two, SuitCount::Four] {
-        if !wanted.split(',').any(|n| n.trim() == suits.count().to_string()) {
+        if !wanted
+            .split(',')
+            .any(|n| n.trim() == suits.count().to_string())
+        {
             continue;
         }
         let source = match suits {

@@ -701,10 +701,7 @@ impl Summary {
             .map(|n| n as f64)
             .collect();
         lines.sort_by(f64::total_cmp);
-        let mut first_wins: Vec<f64> = records
-            .iter()
-            .filter_map(|r| r.first_win_seconds)
-            .collect();
+        let mut first_wins: Vec<f64> = records.iter().filter_map(|r| r.first_win_seconds).collect();
         first_wins.sort_by(f64::total_cmp);
         let (wall_seconds, rate_deals) = match wall {
             Some((seconds, deals_in_wall)) => (Some(seconds), deals_in_wall),

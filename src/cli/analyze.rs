@@ -211,7 +211,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     out.flush()?;
     if let Some(path) = &args.html {
         let inputs: Vec<&Path> = args.file.iter().map(PathBuf::as_path).collect();
-        super::show::write_analysis_page(path, args.force, &inputs, &name, &game, &deal, &analysis)?;
+        super::show::write_analysis_page(
+            path, args.force, &inputs, &name, &game, &deal, &analysis,
+        )?;
     }
     let verdicts: Vec<Verdict> = match &completions {
         Some(c) => c.completions.iter().map(|c| c.analysis.verdict).collect(),

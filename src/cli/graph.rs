@@ -56,6 +56,10 @@ pub struct Args {
     /// Print the statistics as JSON (implies --stats).
     #[arg(long)]
     json: bool,
+    /// Draw the graph as SVG through Graphviz's `dot` (implied by `-o
+    /// OUT.svg`): the start, reveals, wins and the deepest position marked.
+    #[arg(long)]
+    svg: bool,
 }
 
 /// Explores, then prints the DOT or the statistics. Exit 0 done, 2 bad input
@@ -77,6 +81,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Scope::Stage(args.stage)
     };
+    let svg_wanted = args.svg
+        || args.output.as_ref().is_some_and(|path| {
+            path.extension()
+                .is_some_and(|ext| ext.eq_ignore_ascii_case("svg"))
+        });
+    if svg_wanted
+        && std::process::Command::new("dot")
+            .arg("-V")
+            .output()
+            .is_err()
+    {
+        anyhow::bail!(spider_analyzer::html::dot::GET_GRAPHVIZ);
+    }
     let stats_wanted = args.stats || args.json;
     let dot_wanted = !stats_wanted || args.output.is_some();
     let max_nodes = args.max_nodes.unwrap_or(if dot_wanted {
@@ -107,7 +124,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let End::Stopped(reason) = outcome.end {
         return stopped(&args, reason, max_nodes, &outcome.stats);
     }
-    if dot_wanted {
+    if dot_wanted && svg_wanted {
+        let svg = spider_analyzer::html::dot::render_svg(&spider_analyzer::html::dot::styled_dot(
+            &graph,
+        ))?;
+        match &args.output {
+            Some(path) => write_atomically(path, |out| out.write_all(&svg))
+                .with_context(|| format!("{}: cannot write the SVG file", path.display()))?,
+            None if !stats_wanted => {
+                let mut out = io::stdout().lock();
+                out.write_all(&svg)?;
+                out.flush()?;
+            }
+            None => {}
+        }
+    } else if dot_wanted {
         match &args.output {
             Some(path) => write_atomically(path, |out| graph.write_dot(out))
                 .with_context(|| format!("{}: cannot write the DOT file", path.display()))?,

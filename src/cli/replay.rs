@@ -51,10 +51,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.html {
         let legal = match &outcome {
             Ok((moves, _)) => moves.clone(),
-            Err(err) => replay(&game, &tokens[..err.index - 1]).map_or_else(|_| Vec::new(), |(moves, _)| moves),
+            Err(err) => replay(&game, &tokens[..err.index - 1])
+                .map_or_else(|_| Vec::new(), |(moves, _)| moves),
         };
         let inputs = [args.file.as_path(), args.moves.as_path()];
-        super::show::write_replay_page(path, args.force, &inputs, &args.file.display().to_string(), &game, &deal, &legal, tokens.len())?;
+        super::show::write_replay_page(
+            path,
+            args.force,
+            &inputs,
+            &args.file.display().to_string(),
+            &game,
+            &deal,
+            &legal,
+            tokens.len(),
+        )?;
     }
     match outcome {
         Ok((moves, end)) => {

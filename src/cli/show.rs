@@ -104,3 +104,25 @@ pub fn write_replay_page(
     html::write_page(path, &page, force, inputs)?;
     Ok(())
 }
+
+/// The page of `spider batch --html`, when asked for: a report of
+/// `records` (the results files read are inputs, never written over).
+pub fn write_batch_report(
+    args: &super::batch::Args,
+    records: &[spider_analyzer::batch::Record],
+    summary: &spider_analyzer::batch::Summary,
+) -> anyhow::Result<()> {
+    let Some(path) = &args.html else {
+        return Ok(());
+    };
+    let mut inputs: Vec<&Path> = args.summarize.iter().map(|p| p.as_path()).collect();
+    inputs.extend(args.out.iter().map(|p| p.as_path()));
+    let title = match (&args.number, &args.pysol) {
+        (Some(range), _) => format!("Own deals {range}, {} suits", args.suits.count()),
+        (_, Some(range)) => format!("PySol games {range}"),
+        _ => format!("{} results files merged", args.summarize.len()),
+    };
+    let page = html::report::page(&title, records, summary);
+    html::write_page(path, &page, args.force, &inputs)?;
+    Ok(())
+}

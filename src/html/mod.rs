@@ -7,6 +7,7 @@
 //! rules: the positions they show are computed here by [`crate::game`] and
 //! embedded as JSON; the script only draws them.
 
+pub mod dot;
 pub mod play;
 pub mod report;
 
@@ -52,7 +53,12 @@ pub enum WriteError {
 
 /// Writes `page` to `path`: never over one of `inputs`, and over an
 /// existing file only with `force`.
-pub fn write_page(path: &Path, page: &str, force: bool, inputs: &[&Path]) -> Result<(), WriteError> {
+pub fn write_page(
+    path: &Path,
+    page: &str,
+    force: bool,
+    inputs: &[&Path],
+) -> Result<(), WriteError> {
     check_target(path, force, inputs)?;
     write_atomically(path, |out: &mut dyn Write| out.write_all(page.as_bytes())).map_err(|source| {
         WriteError::Io {
@@ -85,7 +91,10 @@ mod tests {
 
     #[test]
     fn escapes_markup_and_script_ends() {
-        assert_eq!(escape("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+        assert_eq!(
+            escape("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
         let json = serde_json::json!({"text": "</script><b>"});
         assert_eq!(script_json(&json), r#"{"text":"<\/script><b>"}"#);
     }

@@ -83,7 +83,9 @@ pub fn frames(game: &Game, deal: &Deal, line: &[Move]) -> Vec<Value> {
                     let before = position.face_up_count(pile) + position.face_down_count(pile);
                     let now = after.face_up_count(pile) + after.face_down_count(pile);
                     if now < before + 1 {
-                        if let Some(card) = game.next_row(&position).and_then(|row| row[pile].known()) {
+                        if let Some(card) =
+                            game.next_row(&position).and_then(|row| row[pile].known())
+                        {
                             removed.push(card.suit());
                         }
                     } else {
@@ -95,7 +97,9 @@ pub fn frames(game: &Game, deal: &Deal, line: &[Move]) -> Vec<Value> {
         let turned: Vec<usize> = (0..PILES)
             .filter(|&pile| {
                 after.face_down_count(pile) < position.face_down_count(pile)
-                    || (after.is_reveal() && after.card_from_top(pile, 0).is_none() && after.face_up_count(pile) > 0)
+                    || (after.is_reveal()
+                        && after.card_from_top(pile, 0).is_none()
+                        && after.face_up_count(pile) > 0)
             })
             .collect();
         let mut next = frame(game, &after, &removed);

@@ -80,12 +80,7 @@ pub fn improve(game: &Game, line: &[Move], deadline: Instant, cancel: &AtomicBoo
         if Instant::now() >= deadline || cancel.load(Ordering::Relaxed) {
             break;
         }
-        let t = Instant::now();
-        let found = move_beam(game, width, best.len(), deadline, cancel);
-        if std::env::var_os("SPIDER_DEBUG_IMPROVE").is_some() {
-            eprintln!("width {width}: {:?} in {:?}", found.as_ref().map(Vec::len), t.elapsed());
-        }
-        if let Some(found) = found {
+        if let Some(found) = move_beam(game, width, best.len(), deadline, cancel) {
             let found = shorten::shorten(game, &found);
             if found.len() < best.len() && super::verify(game, &found).is_ok() {
                 best = found;
@@ -99,8 +94,8 @@ pub fn improve(game: &Game, line: &[Move], deadline: Instant, cancel: &AtomicBoo
 /// its [`pile_chaos`] values.
 type Kept = (u32, Position, [i32; PILES]);
 
-/// A child met at a depth: chaos, parent, move, key, position, pile chaos.
-type Child = (i32, u32, Move, u128, Position, [i32; PILES]);
+/// A child met at a depth: parent, move, key, position, pile chaos.
+type Child = (u32, Move, u128, Position, [i32; PILES]);
 
 /// A beam over single moves of `width` positions per depth and stage: a
 /// winning line shorter than `shorter_than`, or `None`.
@@ -119,6 +114,8 @@ fn move_beam(
     let piles = pile_chaoses(&start);
     let mut level: Vec<Kept> = vec![(0, start, piles)];
     let mut next: Vec<Child> = Vec::new();
+    // Stage, chaos and index in `next` of each child: sorted, not `next`.
+    let mut order: Vec<(u8, i32, u32)> = Vec::new();
     // Positions met at this depth: only those kept join `seen`, so a
     // position dropped from the beam may come back by a better line.
     let mut this_depth = ahash::HashSet::default();
@@ -166,26 +163,30 @@ fn move_beam(
                     Move::Deal => pile_chaoses(&child),
                 };
                 let chaos = chaos(game, &child, &child_piles);
-                next.push((chaos, *index, mv, key, child, child_piles));
+                order.push((child.rows_dealt() as u8, chaos, next.len() as u32));
+                next.push((*index, mv, key, child, child_piles));
             }
         }
         // The best `width` of each stage: positions that dealt sooner
         // look worse than those that did not, yet the win may need them.
-        next.sort_unstable_by_key(|child| (child.4.rows_dealt(), child.0));
+        order.sort_unstable();
         level.clear();
-        let mut stage = usize::MAX;
+        let mut stage = u8::MAX;
         let mut in_stage = 0;
-        for (_, parent, mv, key, position, piles) in next.drain(..) {
-            if position.rows_dealt() != stage {
-                (stage, in_stage) = (position.rows_dealt(), 0);
+        for &(dealt, _, at) in &order {
+            if dealt != stage {
+                (stage, in_stage) = (dealt, 0);
             }
             if in_stage < width {
                 in_stage += 1;
+                let (parent, mv, key, ref position, piles) = next[at as usize];
                 seen.insert(key);
                 tree.push((parent, mv));
-                level.push((tree.len() as u32 - 1, position, piles));
+                level.push((tree.len() as u32 - 1, position.clone(), piles));
             }
         }
+        order.clear();
+        next.clear();
     }
     None
 }

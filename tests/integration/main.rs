@@ -7,6 +7,6 @@ mod batch;
 mod deal_files;
 mod explore;
 mod graph;
-mod pages;
 mod numbered;
+mod pages;
 mod solver;
