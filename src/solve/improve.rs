@@ -70,7 +70,6 @@ fn pile_chaoses(position: &Position) -> [i32; PILES] {
     std::array::from_fn(|pile| pile_chaos(position, pile))
 }
 
-
 /// The fewest moves that may still win from `position`.
 fn moves_needed(game: &Game, position: &Position) -> usize {
     position.face_down_total().div_ceil(2) + game.rows_left(position)
@@ -234,4 +233,46 @@ fn line_to(tree: &[(u32, Move)], mut index: usize) -> Vec<Move> {
     }
     line.reverse();
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::SuitCount;
+    use crate::deal::{Rules, numbered};
+    use crate::solve::{Limits, analyze, verify};
+
+    #[test]
+    fn breaks_count_face_down_cards_tops_and_runs_broken() {
+        let deal = numbered::deal(1, SuitCount::Four, Rules::Standard);
+        let game = Game::new(&deal).unwrap();
+        let start = game.start();
+        // 44 face-down cards, ten single face-up cards, five rows left.
+        assert_eq!(
+            chaos(&game, start, &pile_chaoses(start)),
+            2 * 44 + 10 + 11 * 5
+        );
+    }
+
+    #[test]
+    fn a_won_line_gets_shorter_and_still_wins() {
+        let deal = numbered::deal(3, SuitCount::One, Rules::Standard);
+        let game = Game::new(&deal).unwrap();
+        let first = analyze(&deal, &Limits::default(), &AtomicBool::new(false))
+            .unwrap()
+            .line
+            .unwrap();
+        let deadline = Instant::now() + std::time::Duration::from_secs(2);
+        let shorter = improve(&game, &first, deadline, &AtomicBool::new(false));
+        assert!(
+            shorter.len() < first.len(),
+            "{} moves, then {}",
+            first.len(),
+            shorter.len()
+        );
+        verify(&game, &shorter).unwrap();
+        // Cancelled at once: the line comes back as it was.
+        let kept = improve(&game, &first, deadline, &AtomicBool::new(true));
+        assert_eq!(kept, first);
+    }
 }
