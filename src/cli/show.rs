@@ -2,6 +2,7 @@
 //! it (see [`spider_analyzer::html`]).
 
 use std::path::Path;
+use std::time::Duration;
 
 use spider_analyzer::deal::Deal;
 use spider_analyzer::game::{Game, Move};
@@ -29,8 +30,10 @@ pub fn write_analysis_page(
             .map(|reason| format!(" ({reason})"))
             .unwrap_or_default()
     )];
-    let empty = Vec::new();
-    let line = analysis.line.as_ref().unwrap_or(&empty);
+    let line = match &analysis.line {
+        Some(line) => line.clone(),
+        None => spider_analyzer::solve::line_to_best_position(game, Duration::from_secs(1)),
+    };
     match analysis.verdict {
         Verdict::Winnable => {
             lines.push(format!(
@@ -49,10 +52,24 @@ pub fn write_analysis_page(
                     .into(),
             );
         }
-        _ => lines.push(format!(
-            "No winning line: the page shows the position. The search reached at best {} runs removed and {} face-down cards left.",
-            analysis.best_runs_removed, analysis.fewest_face_down
-        )),
+        _ => {
+            lines.push(format!(
+                "No winning line. The search reached at best {} runs removed and {} face-down cards left.",
+                analysis.best_runs_removed, analysis.fewest_face_down
+            ));
+            let wins = spider_analyzer::solve::verify(game, &line).is_ok();
+            if wins {
+                lines.push(format!(
+                    "The {} moves shown win: a short beam search run for this page found them after the solver had stopped (replayed by the rules).",
+                    line.len()
+                ));
+            } else if !line.is_empty() {
+                lines.push(format!(
+                    "The {} moves shown lead to the best position a short beam search found without turning up an unknown card (not a win).",
+                    line.len()
+                ));
+            }
+        }
     }
     let unknown = deal.unknown_places().len();
     if unknown > 0 {
@@ -64,7 +81,7 @@ pub fn write_analysis_page(
         title: format!("{name}: {}", analysis.verdict),
         lines,
     };
-    let page = play::page(game, deal, &caption, line);
+    let page = play::page(game, deal, &caption, &line);
     html::write_page(path, &page, force, inputs)?;
     Ok(())
 }

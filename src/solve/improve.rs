@@ -88,12 +88,28 @@ pub fn improve(game: &Game, line: &[Move], deadline: Instant, cancel: &AtomicBoo
     let mut best = line.to_vec();
     let mut width = FIRST_WIDTH;
     while width <= MAX_WIDTH && Instant::now() < deadline && !cancel.load(Ordering::Relaxed) {
-        if let Some(found) = move_beam(game, game.start(), width, best.len(), deadline, cancel) {
+        if let Ok(found) = move_beam(game, game.start(), width, best.len(), deadline, cancel) {
             keep_if_shorter(game, &mut best, found);
         }
         width *= 2;
     }
     best
+}
+
+/// A line to the best position a move beam of `width` reaches from the
+/// start within `moves` moves or by `deadline`, for showing a deal that
+/// has no win (see [`move_beam`] for "best").
+pub fn best_reached(game: &Game, width: usize, moves: usize, deadline: Instant) -> Vec<Move> {
+    match move_beam(
+        game,
+        game.start(),
+        width,
+        moves,
+        deadline,
+        &AtomicBool::new(false),
+    ) {
+        Ok(line) | Err(line) => line,
+    }
 }
 
 /// Replaces `best` by `found`, cut by [`shorten::shorten`], when that is
@@ -115,8 +131,11 @@ type Kept = (u32, Position, [i32; PILES]);
 /// playing the kept ones twice.
 type Child = (u32, Move, u64);
 
-/// A beam over single moves of `width` positions per depth and stage: a
-/// winning line shorter than `shorter_than`, or `None`.
+/// A beam over single moves of `width` positions per depth and stage, from
+/// `start`: a winning line shorter than `shorter_than`, or else the line to
+/// the best position it kept (most runs removed, then fewest cards face
+/// down, then fewest breaks). It never plays a move that turns up an
+/// unknown card.
 fn move_beam(
     game: &Game,
     start: &Position,
@@ -124,7 +143,7 @@ fn move_beam(
     shorter_than: usize,
     deadline: Instant,
     cancel: &AtomicBool,
-) -> Option<Vec<Move>> {
+) -> Result<Vec<Move>, Vec<Move>> {
     // 64 bits of the key (the high half: the low half of a fingerprint was
     // seen to be zero): a collision can only drop a position from the beam,
     // and every line found is replayed.
@@ -145,15 +164,19 @@ fn move_beam(
     let mut this_depth = ahash::HashSet::default();
     let mut moves = Vec::new();
     let mut depth = 0;
+    // The best position kept: most runs removed, fewest cards face down,
+    // fewest breaks; and its index in the tree.
+    let mut best = ((0, 0, i32::MIN), 0);
+    let best_line = |tree: &[(u32, Move)], best: (_, usize)| line_to(tree, best.1);
     while !level.is_empty() {
         depth += 1;
         if depth >= shorter_than {
-            return None;
+            return Err(best_line(&tree, best));
         }
         this_depth.clear();
         for (at, (index, position, piles)) in level.iter().enumerate() {
             if Instant::now() >= deadline || cancel.load(Ordering::Relaxed) {
-                return None;
+                return Err(best_line(&tree, best));
             }
             moves.clear();
             let runs = game.moves(position, &mut moves);
@@ -168,7 +191,7 @@ fn move_beam(
                 let child = step.position;
                 if child.is_won() {
                     tree.push((*index, mv));
-                    return Some(line_to(&tree, tree.len() - 1));
+                    return Ok(line_to(&tree, tree.len() - 1));
                 }
                 if depth + moves_needed(game, &child) >= shorter_than {
                     continue;
@@ -200,6 +223,14 @@ fn move_beam(
                 let piles = child_piles(&child, mv, parent_piles);
                 seen.insert(child_key);
                 tree.push((*parent_index, mv));
+                let goodness = (
+                    child.runs_removed(),
+                    usize::MAX - child.face_down_total(),
+                    -chaos(game, &child, &piles),
+                );
+                if goodness > best.0 {
+                    best = (goodness, tree.len() - 1);
+                }
                 kept.push((tree.len() as u32 - 1, child, piles));
             }
         }
@@ -207,7 +238,7 @@ fn move_beam(
         order.clear();
         next.clear();
     }
-    None
+    Err(best_line(&tree, best))
 }
 
 /// The [`pile_chaos`] values of `child`, made by `mv` from a position with

@@ -386,6 +386,14 @@ fn shorter_line(
     improve::improve(game, &line, std::time::Instant::now() + left, cancel)
 }
 
+/// A line to a good position the game can reach (most runs removed, then
+/// fewest cards face down), found by a move beam within `time`: what a
+/// page shows for a deal that has no known win. It never turns up an
+/// unknown card. Empty when no move helps.
+pub fn line_to_best_position(game: &Game, time: Duration) -> Vec<Move> {
+    improve::best_reached(game, 200, 500, std::time::Instant::now() + time)
+}
+
 /// Replays a winning line through the rules: every move legal, the game won
 /// at the end.
 pub fn verify(game: &Game, line: &[Move]) -> Result<(), SolveError> {
