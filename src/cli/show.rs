@@ -137,7 +137,18 @@ pub fn write_batch_report(
     let title = match (&args.number, &args.pysol) {
         (Some(range), _) => format!("Own deals {range}, {} suits", args.suits.count()),
         (_, Some(range)) => format!("PySol games {range}"),
-        _ => format!("{} results files merged", args.summarize.len()),
+        _ => {
+            let names: Vec<String> = args
+                .summarize
+                .iter()
+                .map(|p| {
+                    p.file_name().map_or(p.display().to_string(), |n| {
+                        n.to_string_lossy().into_owned()
+                    })
+                })
+                .collect();
+            format!("Results in {}", names.join(", "))
+        }
     };
     let page = html::report::page(&title, records, summary);
     html::write_page(path, &page, args.force, &inputs)?;

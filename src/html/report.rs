@@ -15,7 +15,7 @@ const MOST_LISTED: usize = 2_000;
 
 /// A bar chart: one bar per `(label, count)`.
 fn bar_chart(title: &str, unit: &str, bins: &[(String, usize)], colour: &str) -> String {
-    let (width, height, left, bottom, top) = (680.0, 240.0, 40.0, 46.0, 28.0);
+    let (width, height, left, bottom, top) = (680.0, 250.0, 40.0, 46.0, 44.0);
     let most = bins.iter().map(|(_, n)| *n).max().unwrap_or(0).max(1) as f64;
     let slot = (width - left - 10.0) / bins.len().max(1) as f64;
     let plot = height - bottom - top;
