@@ -1,11 +1,15 @@
-//! The solver on a fixed set of deals: own-generator deals 1..=N for 1, 2
-//! and 4 suits under standard rules, decided one at a time on one core with
-//! a time limit per deal. Prints, per suit count, the decided share, the
-//! median and 95th-percentile time and the median winning-line length (the
-//! same summary `spider batch` prints).
+//! The solver on a fixed set of deals: own-generator deals 1..=N for 1 and
+//! 2 suits and PySol games 1..=N (4 suits), under standard rules, decided
+//! one at a time on one core with a time limit per deal and the default
+//! time for shortening a won line. Prints, per suit count, the decided
+//! share, the median and 95th-percentile time, the median winning-line
+//! length and the median time to the first win (the same summary `spider
+//! batch` prints).
 //!
-//! `cargo bench --bench solve` (N = 100, 10 s per deal); set `SOLVE_BENCH_DEALS`
-//! and `SOLVE_BENCH_SECONDS` to change them.
+//! `cargo bench --bench solve` (N = 100, 10 s per deal); set
+//! `SOLVE_BENCH_DEALS`, `SOLVE_BENCH_SECONDS`, `SOLVE_BENCH_SHORTEN` (seconds
+//! of shortening) and `SOLVE_BENCH_SUITS` (e.g. `4` or `1,2`) to change
+//! them.
 
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -15,7 +19,7 @@ use std::time::{Duration, Instant};
 use spider_analyzer::batch::{self, BatchConfig, DealRange, Shard, Source, Summary};
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::Rules;
-use spider_analyzer::solve::Limits;
+use spider_analyzer::solve::{DEFAULT_SHORTEN_TIME, Limits};
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -32,13 +36,28 @@ fn main() {
     }
     let deals = env_or("SOLVE_BENCH_DEALS", 100) as u128;
     let seconds = env_or("SOLVE_BENCH_SECONDS", 10);
+    let shorten_time = std::env::var("SOLVE_BENCH_SHORTEN")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(DEFAULT_SHORTEN_TIME, Duration::from_secs_f64);
+    let wanted = std::env::var("SOLVE_BENCH_SUITS").unwrap_or_else(|_| "1,2,4".into());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .expect("a one-thread pool");
     for suits in [SuitCount::One, SuitCount::Two, SuitCount::Four] {
+        if !wanted
+            .split(',')
+            .any(|n| n.trim() == suits.count().to_string())
+        {
+            continue;
+        }
+        let source = match suits {
+            SuitCount::Four => Source::Pysol,
+            _ => Source::Own,
+        };
         let config = BatchConfig {
-            source: Source::Own,
+            source,
             range: DealRange {
                 first: 1,
                 last: deals,
@@ -49,6 +68,7 @@ fn main() {
             limits: Limits {
                 time_limit: Some(Duration::from_secs(seconds)),
                 memory_limit: Some(4 << 30),
+                shorten_time,
                 ..Limits::default()
             },
         };
@@ -72,8 +92,13 @@ fn main() {
             Some((started.elapsed().as_secs_f64(), records.len() as u64)),
         );
         println!(
-            "== {}-suit deals 1..={deals}, standard rules, one core, {seconds} s per deal ==\n{summary}",
-            suits.count()
+            "== {}-suit {} deals 1..={deals}, standard rules, one core, {seconds} s per deal, {} s shortening ==\n{summary}",
+            suits.count(),
+            match source {
+                Source::Pysol => "PySol",
+                Source::Own => "own",
+            },
+            shorten_time.as_secs_f64()
         );
     }
 }

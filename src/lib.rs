@@ -19,5 +19,6 @@ pub mod cards;
 pub mod deal;
 pub mod explore;
 pub mod game;
+pub mod html;
 pub mod puzzles;
 pub mod solve;

@@ -90,6 +90,7 @@ mod test_support {
             seconds,
             positions: 10,
             line_length: line,
+            first_win_seconds: None,
             finished_at: 1000.0 + number as f64,
         }
     }

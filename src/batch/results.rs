@@ -70,6 +70,9 @@ pub struct Record {
     pub positions: u64,
     /// Moves of the winning line (deals included), when winnable.
     pub line_length: Option<usize>,
+    /// Seconds to the first win, before the time spent shortening its line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_win_seconds: Option<f64>,
     /// When the deal was finished, in seconds since the Unix epoch: lets a
     /// merged summary measure the wall time of a run spread over machines.
     #[serde(default)]

@@ -98,6 +98,7 @@ pub fn decide(
         seconds,
         positions: analysis.positions,
         line_length: analysis.line.as_ref().map(Vec::len),
+        first_win_seconds: analysis.first_win.map(|(time, _)| time.as_secs_f64()),
         finished_at: SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_secs_f64())

@@ -94,6 +94,9 @@ pub struct Summary {
     pub median_seconds: Option<f64>,
     pub p95_seconds: Option<f64>,
     pub median_line_length: Option<f64>,
+    /// Median seconds to the first win, over winnable deals that record it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub median_first_win_seconds: Option<f64>,
     /// Sum of the per-deal seconds.
     pub solve_seconds: f64,
     /// Wall-clock seconds of the run (measured by a live run; for merged
@@ -136,6 +139,8 @@ impl Summary {
             .map(|n| n as f64)
             .collect();
         lines.sort_by(f64::total_cmp);
+        let mut first_wins: Vec<f64> = records.iter().filter_map(|r| r.first_win_seconds).collect();
+        first_wins.sort_by(f64::total_cmp);
         let (wall_seconds, rate_deals) = match wall {
             Some((seconds, deals_in_wall)) => (Some(seconds), deals_in_wall),
             None => {
@@ -161,6 +166,7 @@ impl Summary {
             median_seconds: percentile(&seconds, 50.0),
             p95_seconds: percentile(&seconds, 95.0),
             median_line_length: percentile(&lines, 50.0),
+            median_first_win_seconds: percentile(&first_wins, 50.0),
             solve_seconds: seconds.iter().sum(),
             wall_seconds,
             deals_per_second: wall_seconds
@@ -271,6 +277,9 @@ impl fmt::Display for Summary {
         match self.median_line_length {
             Some(median) => writeln!(f, "winning line         median {median} moves")?,
             None => writeln!(f, "winning line         n/a (no winnable deal)")?,
+        }
+        if let Some(first) = self.median_first_win_seconds {
+            writeln!(f, "first win            median {}", duration(first))?;
         }
         write!(f, "wall time            ")?;
         match self.wall_seconds {

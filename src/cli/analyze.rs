@@ -49,6 +49,10 @@ pub struct Args {
     /// 2592000 (30 days); 0 for no limit.
     #[arg(long, value_name = "SECS", default_value = "10", value_parser = flags::time_limit)]
     time_limit: TimeLimit,
+    /// After the first win, look this many seconds more for a shorter
+    /// winning line (within --time-limit); 0 keeps the first line.
+    #[arg(long, value_name = "SECS", default_value_t = spider_analyzer::solve::DEFAULT_SHORTEN_TIME.as_secs_f64())]
+    shorten_time: f64,
     /// Stop when the search's memory estimate reaches this (per search), like
     /// `512M` or `4G`; 0 for no limit.
     #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = flags::size_limit)]
@@ -101,6 +105,13 @@ pub struct Args {
     /// passes that look for a win first.
     #[arg(long)]
     exhaustive_only: bool,
+    /// Also write a page that plays the winning line (one self-contained
+    /// HTML file; without a win it shows the position).
+    #[arg(long, value_name = "OUT.html")]
+    html: Option<PathBuf>,
+    /// Replace the --html file if it exists.
+    #[arg(long, requires = "html")]
+    force: bool,
 }
 
 /// Exit 0 winnable, 1 unwinnable, 3 undecided. With completions: 0 when
@@ -114,6 +125,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ),
     };
     let game = Game::new(&deal).with_context(|| name.clone())?;
+    if let Some(path) = &args.html {
+        let inputs: Vec<&Path> = args.file.iter().map(PathBuf::as_path).collect();
+        spider_analyzer::html::check_target(path, args.force, &inputs)?;
+    }
     let report = check::check(&deal);
     let limits = Limits {
         max_positions: args.max_positions.0,
@@ -124,6 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             symmetry: !args.no_symmetry,
         },
         exhaustive_only: args.exhaustive_only,
+        shorten_time: super::seconds("--shorten-time", args.shorten_time)?,
     };
     let cancel = super::cancel_on_ctrl_c();
     let spinner = super::spinner();
@@ -280,6 +296,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     out.flush()?;
+    if let Some(path) = &args.html {
+        let inputs: Vec<&Path> = args.file.iter().map(PathBuf::as_path).collect();
+        super::show::write_analysis_page(
+            path, args.force, &inputs, &name, &game, &deal, &analysis,
+        )?;
+    }
     Ok(headline.exit_code())
 }
 
@@ -489,6 +511,13 @@ fn print_report(
             "winning line: {} moves, replayed and checked by the rules",
             line.len()
         )?;
+        if let Some((time, moves)) = analysis.first_win {
+            writeln!(
+                out,
+                "first win: {moves} moves after {:.2} s; the time after it went to shortening the line",
+                time.as_secs_f64()
+            )?;
+        }
         if !quiet {
             super::replay::print_moves(out, game, line)?;
         }
@@ -846,6 +875,8 @@ fn analysis_json(analysis: &Analysis) -> serde_json::Value {
         "stopped_by": analysis.stopped_by,
         "line": analysis.line.as_ref().map(|l| compact_line(l)),
         "line_length": analysis.line.as_ref().map(Vec::len),
+        "first_win_seconds": analysis.first_win.map(|(time, _)| time.as_secs_f64()),
+        "first_line_length": analysis.first_win.map(|(_, moves)| moves),
         "positions": analysis.positions,
         "seconds": analysis.elapsed.as_secs_f64(),
         "positions_per_second": analysis.positions_per_second(),

@@ -33,13 +33,13 @@ const EXIT_INTERRUPTED: u8 = super::EXIT_INTERRUPTED;
 pub struct Args {
     /// Own deal numbers A..B (both inclusive), e.g. 1..1000.
     #[arg(long, value_name = "A..B")]
-    number: Option<String>,
+    pub(super) number: Option<String>,
     /// PySol game numbers A..B (both inclusive; 4 suits).
     #[arg(long, value_name = "A..B")]
-    pysol: Option<String>,
+    pub(super) pysol: Option<String>,
     /// Number of suits: 1, 2 or 4.
     #[arg(long, value_name = "1|2|4", default_value = "4", value_parser = parse_suits)]
-    suits: SuitCount,
+    pub(super) suits: SuitCount,
     /// standard (no deal onto an empty pile) or relaxed.
     #[arg(long, value_name = "standard|relaxed", default_value = "standard", value_parser = parse_rules)]
     rules: Rules,
@@ -53,22 +53,32 @@ pub struct Args {
     /// Give up on a deal after N distinct positions; 0 for no limit.
     #[arg(long, value_name = "N", default_value = "0", value_parser = super::flags::count_limit)]
     max_positions: super::flags::CountLimit,
+    /// After a deal's first win, look this many seconds more for a shorter
+    /// winning line (within --time-limit); 0 keeps the first line.
+    #[arg(long, value_name = "SECS", default_value_t = spider_analyzer::solve::DEFAULT_SHORTEN_TIME.as_secs_f64())]
+    shorten_time: f64,
     /// Results file (JSON Lines: a header line, then one record per deal),
     /// appended to as deals are decided; deals already in it are skipped.
     /// Never truncated; a file that is not a results file is refused. After
     /// Ctrl-C (exit 130, summary so far printed) rerun the same command to
     /// resume.
     #[arg(short, long, alias = "out", value_name = "FILE")]
-    output: Option<PathBuf>,
+    pub(super) output: Option<PathBuf>,
     /// Run only shard K of N: deals K, K+N, K+2N, ... of the range (1-based).
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
     /// Merge these results files into one summary (no solving).
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["number", "pysol", "output", "shard", "jobs", "time_limit", "max_positions"])]
-    summarize: Vec<PathBuf>,
+    pub(super) summarize: Vec<PathBuf>,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
+    /// Also write a one-page report of the results (HTML, self-contained).
+    #[arg(long, value_name = "OUT.html")]
+    pub(super) html: Option<PathBuf>,
+    /// Replace the --html file if it exists.
+    #[arg(long, requires = "html")]
+    pub(super) force: bool,
     /// Play each deal as a player who cannot see face-down or stock cards
     /// (each move chosen by `spider hint`'s method from a small sample),
     /// and report the share won so beside the share winnable with the
@@ -90,7 +100,11 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.summarize.is_empty() {
-        return summarize(&args.summarize, args.json);
+        return summarize(&args);
+    }
+    if let Some(path) = &args.html {
+        let inputs: Vec<&std::path::Path> = args.output.iter().map(PathBuf::as_path).collect();
+        spider_analyzer::html::check_target(path, args.force, &inputs)?;
     }
     let config = config(&args)?;
     if args.hidden {
@@ -176,6 +190,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let summary = Summary::of(&records, Some((wall, decided_now)));
     print_summary(&summary, args.json)?;
+    super::show::write_batch_report(&args, &records, &summary)?;
     if cancel.load(Ordering::SeqCst) {
         eprintln!(
             "spider: interrupted after {decided_now} deals this run; {}",
@@ -213,6 +228,7 @@ fn config(args: &Args) -> anyhow::Result<BatchConfig> {
         limits: Limits {
             max_positions: args.max_positions.0,
             time_limit: args.time_limit.0,
+            shorten_time: super::seconds("--shorten-time", args.shorten_time)?,
             ..Limits::default()
         },
     };
@@ -221,7 +237,8 @@ fn config(args: &Args) -> anyhow::Result<BatchConfig> {
 }
 
 /// `--summarize`: merge results files and summarize them.
-fn summarize(paths: &[PathBuf], json: bool) -> anyhow::Result<ExitCode> {
+fn summarize(args: &Args) -> anyhow::Result<ExitCode> {
+    let (paths, json) = (&args.summarize, args.json);
     let mut files = Vec::new();
     for path in paths {
         let file = ResultsFile::read(path)?;
@@ -236,7 +253,9 @@ fn summarize(paths: &[PathBuf], json: bool) -> anyhow::Result<ExitCode> {
             "spider: warning: {duplicates} duplicate records (same deal, suits and rules) ignored"
         );
     }
-    print_summary(&Summary::of(&records, None), json)?;
+    let summary = Summary::of(&records, None);
+    print_summary(&summary, json)?;
+    super::show::write_batch_report(args, &records, &summary)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -78,6 +78,10 @@ pub struct Args {
     /// With --count: at most N threads, 1 to 1024 [default: every core].
     #[arg(short, long, value_name = "N", requires = "count", value_parser = super::flags::jobs)]
     jobs: Option<usize>,
+    /// Draw the graph as SVG through Graphviz's `dot` (implied by `-o
+    /// OUT.svg`): the start, reveals, wins and the deepest position marked.
+    #[arg(long)]
+    svg: bool,
 }
 
 /// Explores, then prints the DOT or the statistics. Exit 0 done, 2 bad input
@@ -104,6 +108,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     if args.count {
         return count(&args, &game, scope);
+    }
+    let svg_wanted = args.svg
+        || args.output.as_ref().is_some_and(|path| {
+            path.extension()
+                .is_some_and(|ext| ext.eq_ignore_ascii_case("svg"))
+        });
+    if svg_wanted
+        && std::process::Command::new("dot")
+            .arg("-V")
+            .output()
+            .is_err()
+    {
+        anyhow::bail!(spider_analyzer::html::dot::GET_GRAPHVIZ);
     }
     let stats_wanted = args.stats || args.json;
     let dot_wanted = !stats_wanted || args.output.is_some();
@@ -132,7 +149,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let End::Stopped(reason) = outcome.end {
         return stopped(&args, reason, max_nodes, &outcome.stats);
     }
-    if dot_wanted {
+    if dot_wanted && svg_wanted {
+        let svg = spider_analyzer::html::dot::render_svg(&spider_analyzer::html::dot::styled_dot(
+            &graph,
+        ))?;
+        match &args.output {
+            Some(path) => {
+                super::output::write(path, &[&args.file], args.force, |out| out.write_all(&svg))?
+            }
+            None if !stats_wanted => {
+                let mut out = io::stdout().lock();
+                out.write_all(&svg)?;
+                out.flush()?;
+            }
+            None => {}
+        }
+    } else if dot_wanted {
         match &args.output {
             Some(path) => {
                 super::output::write(path, &[&args.file], args.force, |out| graph.write_dot(out))?

@@ -29,6 +29,13 @@ pub struct Args {
     /// Print the outcome as JSON.
     #[arg(long)]
     json: bool,
+    /// Also write a page that plays the moves (one self-contained HTML
+    /// file; up to the first illegal move).
+    #[arg(long, value_name = "OUT.html")]
+    html: Option<PathBuf>,
+    /// Replace the --html file if it exists.
+    #[arg(long, requires = "html")]
+    force: bool,
 }
 
 /// Exit 0 when every move is legal, 1 at the first illegal move.
@@ -49,6 +56,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })?;
     let mut out = std::io::stdout().lock();
     let outcome = replay(&game, &tokens);
+    if let Some(path) = &args.html {
+        let legal = match &outcome {
+            Ok((moves, _)) => moves.clone(),
+            Err(err) => replay(&game, &tokens[..err.index - 1])
+                .map_or_else(|_| Vec::new(), |(moves, _)| moves),
+        };
+        let inputs = [args.file.as_path(), args.moves.as_path()];
+        super::show::write_replay_page(
+            path,
+            args.force,
+            &inputs,
+            &args.file.display().to_string(),
+            &game,
+            &deal,
+            &legal,
+            tokens.len(),
+        )?;
+    }
     match outcome {
         Ok((moves, end)) => {
             if args.json {

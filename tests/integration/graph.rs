@@ -13,7 +13,7 @@ use spider_analyzer::solve::stage::{Scope, StageProblem, StageReport};
 
 /// A small deal with two `XX` cards: one can be turned up in stage 0, one
 /// cannot; no pile can be emptied, so the graph stays tiny.
-const TINY: &str = "\
+pub const TINY: &str = "\
 suits: 4
 rules: standard
 piles:

@@ -9,6 +9,7 @@ mod explore;
 mod graph;
 mod layered;
 mod numbered;
+mod pages;
 mod proofs;
 mod solver;
 mod trust;
