@@ -6,7 +6,6 @@ use std::ops::ControlFlow;
 use std::path::Path;
 
 use assert_cmd::Command;
-use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::{Deal, Rules, load, pysol};
 use spider_analyzer::explore::layered::{Layered, LayeredStats, PackedProblem};
 use spider_analyzer::explore::{End, Limits, NodeKind, Order, Problem, Search, Stop, StopReason};
@@ -16,7 +15,7 @@ use spider_analyzer::solve::exhaustive::ExhaustiveProblem;
 use spider_analyzer::solve::stage::{Scope, StageProblem};
 use spider_analyzer::solve::verify;
 
-use super::solver::{naive_winnable, small_position};
+use super::solver::{naive_winnable, small_case};
 
 fn repo(path: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
@@ -253,23 +252,7 @@ fn stages_0_and_1_of_the_unwon_game() {
 fn the_exhaustive_problem_agrees_with_the_naive_search() {
     let (mut compared, mut won) = (0, 0);
     for seed in 1..=40u64 {
-        let suits = if seed % 2 == 0 {
-            SuitCount::Two
-        } else {
-            SuitCount::One
-        };
-        let rules = if seed % 3 == 0 {
-            Rules::Relaxed
-        } else {
-            Rules::Standard
-        };
-        let deal = small_position(
-            seed.wrapping_mul(0x9e37_79b9_7f4a_7c15),
-            suits,
-            1 + (seed % 3 == 0) as usize,
-            seed % 4 < 2,
-            rules,
-        );
+        let deal = small_case(seed, 0x9e37_79b9_7f4a_7c15);
         let Some(expected) = naive_winnable(&deal, 100_000) else {
             continue;
         };

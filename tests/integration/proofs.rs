@@ -10,7 +10,7 @@ use spider_analyzer::deal::{Deal, Rules, numbered};
 use spider_analyzer::game::{Game, Move};
 use spider_analyzer::solve::{Analysis, Limits, Reductions, Verdict, analyze};
 
-use super::solver::{endgame, naive_winnable, small_position};
+use super::solver::{endgame, naive_winnable, small_case};
 
 /// Each setting of the reductions: all on, all off, each alone.
 const SETTINGS: [Reductions; 4] = [
@@ -80,23 +80,7 @@ fn agree(deal: &Deal, expected: Option<bool>, what: &str, cap: u64) -> (Option<V
 fn reductions_keep_the_verdicts_of_small_positions() {
     let mut compared = 0;
     for seed in 1..=24u64 {
-        let suits = if seed % 2 == 0 {
-            SuitCount::Two
-        } else {
-            SuitCount::One
-        };
-        let rules = if seed % 3 == 0 {
-            Rules::Relaxed
-        } else {
-            Rules::Standard
-        };
-        let deal = small_position(
-            seed.wrapping_mul(0x2545_f491_4f6c_dd1d),
-            suits,
-            1 + (seed % 3 == 0) as usize,
-            seed % 4 < 2,
-            rules,
-        );
+        let deal = small_case(seed, 0x2545_f491_4f6c_dd1d);
         let expected = naive_winnable(&deal, 100_000);
         if agree(&deal, expected, &format!("seed {seed}"), 150_000)
             .0
