@@ -36,6 +36,12 @@ fn main() {
         reductions,
         ..Limits::default()
     };
+    // One core: the exhaustive pass runs on rayon's pool, so give it one
+    // thread, as `benches/solve.rs` does.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool");
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/ladder");
     println!("rung  game  verdict     seconds  positions  dead ends");
     let mut table = Vec::new();
@@ -45,7 +51,9 @@ fn main() {
             let path = dir.join(format!("r{rung}-g{game}.yaml"));
             let Ok(deal) = load(&path) else { continue };
             let started = Instant::now();
-            let analysis = analyze(&deal, &limits, &AtomicBool::new(false)).expect("a valid deal");
+            let analysis = pool
+                .install(|| analyze(&deal, &limits, &AtomicBool::new(false)))
+                .expect("a valid deal");
             let elapsed = started.elapsed().as_secs_f64();
             positions += 1;
             if analysis.verdict != Verdict::Undecided {
