@@ -15,6 +15,7 @@ use spider_analyzer::solve::exhaustive::ExhaustiveProblem;
 use spider_analyzer::solve::stage::{Scope, StageProblem};
 use spider_analyzer::solve::verify;
 
+use super::graph::TINY;
 use super::solver::{naive_winnable, small_case};
 
 fn repo(path: &str) -> std::path::PathBuf {
@@ -339,25 +340,6 @@ fn dead_ends_are_counted_and_not_expanded() {
     assert_eq!(line.iter().sum::<u32>(), 19);
     assert!(!line.is_empty());
 }
-
-/// A small deal with two `XX` cards, one of which can be turned up.
-const TINY: &str = "\
-suits: 4
-rules: standard
-piles:
-  - {face_down: [XX], face_up: [3S]}
-  - {face_down: [KS, QS, JS, 10S, 9S, 8S, 7S, 6S], face_up: [5S, 4S]}
-  - {face_down: [9H], face_up: [2S]}
-  - {face_down: [XX, 5H], face_up: [AS]}
-  - {face_down: [], face_up: [QH]}
-  - {face_down: [], face_up: [QD]}
-  - {face_down: [], face_up: [QC]}
-  - {face_down: [], face_up: [QH]}
-  - {face_down: [], face_up: [QD]}
-  - {face_down: [], face_up: [QC]}
-stock: []
-removed: []
-";
 
 #[test]
 fn leaves_are_seen_and_a_leaf_callback_can_stop_the_search() {
