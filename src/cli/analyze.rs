@@ -143,8 +143,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let cancel = super::cancel_on_ctrl_c();
     let spinner = super::spinner();
-    let show = |p: &Progress| {
-        spinner.set_message(format!(
+    let show = |p: &Progress| match &p.proof {
+        Some(proof) => spinner.set_message(format!("exhaustive pass: {proof}")),
+        None => spinner.set_message(format!(
             "{} pass, {} positions ({:.0}/s), stage {}, best: {} runs removed, {} face down",
             p.pass,
             p.positions,
@@ -152,7 +153,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             p.stage,
             p.best_runs_removed,
             p.fewest_face_down
-        ))
+        )),
     };
     let analysis = analyze_with_progress(&deal, &limits, &cancel, &show)?;
     spinner.finish_and_clear();
@@ -542,6 +543,9 @@ fn print_report(
             runs_removed(analysis.best_runs_removed),
             analysis.fewest_face_down
         )?;
+        if let Some(proof) = &analysis.proof {
+            writeln!(out, "proof so far (last exhaustive pass): {proof}")?;
+        }
     }
     writeln!(
         out,
@@ -887,6 +891,19 @@ fn analysis_json(analysis: &Analysis) -> serde_json::Value {
         "fewest_face_down_per_pile": analysis.fewest_per_pile,
         "dead_ends": analysis.dead_ends,
         "dead_end": analysis.dead_end.map(|dead| dead.to_string()),
+        "proof": analysis.proof.map(|proof| serde_json::json!({
+            "layers_finished": proof.layers_finished,
+            "layer": proof.layer.map(|layer| serde_json::json!({
+                "rows_dealt": layer.rows_dealt,
+                "runs_removed": layer.runs_removed,
+                "face_down": layer.face_down,
+            })),
+            "positions": proof.positions,
+            "dead_ends": proof.dead_ends,
+            "queued": proof.queued,
+            "estimate_left": proof.estimate_left,
+            "positions_per_second": proof.rate,
+        })),
         "reveals": analysis.reveals.iter().map(|(place, moves)| serde_json::json!({
             "place": place,
             "moves": moves,

@@ -94,6 +94,10 @@ pub struct LayerStats {
     pub dead: u64,
     /// Breadth-first steps inside the layer.
     pub steps: u32,
+    /// States the layer began with: those that moves from earlier layers
+    /// (or the start) led to.
+    #[serde(default)]
+    pub entries: u64,
 }
 
 /// Statistics of a layered search.
@@ -132,6 +136,9 @@ pub struct LayeredStats {
     pub peak_table_positions: u64,
     /// Layers finished in an earlier run and read from the checkpoint.
     pub resumed_layers: usize,
+    /// States waiting in later layers, not yet begun (deduplicated per
+    /// layer), when these statistics were taken.
+    pub queued: u64,
 }
 
 impl LayeredStats {
@@ -424,6 +431,7 @@ where
             let (mut tables, mut frontier): (Vec<FpTable>, Vec<Arena>) =
                 buckets.into_iter().map(|b| (b.table, b.arena)).unzip();
             let new = frontier.iter().map(|a| a.len() as u64).sum::<u64>();
+            here.entries = new;
             here.positions += new;
             stats.positions += new;
 
@@ -588,6 +596,7 @@ where
                         s.dead += here.dead;
                         s.layers.push(here.clone());
                         s.elapsed = started.elapsed();
+                        s.queued = queued(&pending);
                         s
                     };
                     if let Some(on_leaf) = &mut self.on_leaf {
@@ -621,6 +630,7 @@ where
             stats.leaves += here.leaves;
             stats.dead += here.dead;
             stats.layers.push(here);
+            stats.queued = queued(&pending);
             if let (Some(spill), Some((dir, id))) = (spill, &self.checkpoint) {
                 spill.finish()?;
                 write_manifest(dir, id, &stats)?;
@@ -1118,6 +1128,15 @@ fn pending_push(pending: &mut Pending, layer: u64, fp: u128, record: &[u8]) {
         .entry(layer)
         .or_default()
         .push(fp, record);
+}
+
+/// States waiting in the pending layers.
+fn queued(pending: &Pending) -> u64 {
+    pending
+        .iter()
+        .flat_map(BTreeMap::values)
+        .map(|bucket| bucket.arena.len() as u64)
+        .sum()
 }
 
 /// The lowest pending layer with its buckets, one per shard.

@@ -125,6 +125,72 @@ pub struct Progress {
     pub best_runs_removed: usize,
     /// The fewest face-down cards in any position so far.
     pub fewest_face_down: usize,
+    /// In the exhaustive pass: how far the proof has got.
+    pub proof: Option<ProofProgress>,
+}
+
+/// How far the exhaustive pass (the search that proves a loss) got.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ProofProgress {
+    /// Layers finished: every position of each examined. A layer holds the
+    /// positions with the same rows dealt, runs removed and face-down cards
+    /// (see [`stage::LayerKey`]).
+    pub layers_finished: usize,
+    /// The layer being searched (or where a limit stopped the search).
+    pub layer: Option<stage::LayerKey>,
+    /// Positions the pass examined.
+    pub positions: u64,
+    /// Of them, proved lost by the dead-end test and not expanded.
+    pub dead_ends: u64,
+    /// Positions already reached in later layers, waiting their turn.
+    pub queued: u64,
+    /// An estimate of the positions still to examine: the rest of the
+    /// current layer and what is queued, grown at the rate the layers so
+    /// far grew from their entries. Positions not yet reached add to it as
+    /// the search goes, so it tends to be low.
+    pub estimate_left: u64,
+    /// Positions per second of the pass so far.
+    pub rate: f64,
+}
+
+impl ProofProgress {
+    /// The share of the positions examined that were dead ends.
+    pub fn dead_share(&self) -> f64 {
+        self.dead_ends as f64 / self.positions.max(1) as f64
+    }
+
+    /// [`estimate_left`](Self::estimate_left) in seconds at the rate so far.
+    pub fn seconds_left(&self) -> f64 {
+        self.estimate_left as f64 / self.rate.max(1.0)
+    }
+}
+
+impl std::fmt::Display for ProofProgress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} layer{} finished, {} positions ({:.1} % dead ends)",
+            self.layers_finished,
+            if self.layers_finished == 1 { "" } else { "s" },
+            self.positions,
+            100.0 * self.dead_share()
+        )?;
+        if let Some(layer) = self.layer {
+            write!(
+                f,
+                "; in the layer of stage {}, {} runs removed, {} face down",
+                layer.rows_dealt, layer.runs_removed, layer.face_down
+            )?;
+        }
+        write!(
+            f,
+            "; {} positions queued, about {} more to examine (~{:.0} s at {:.0}/s; grows as the search goes)",
+            self.queued,
+            self.estimate_left,
+            self.seconds_left(),
+            self.rate
+        )
+    }
 }
 
 /// The outcome of deciding one deal.
@@ -162,6 +228,8 @@ pub struct Analysis {
     /// The fewest face-down cards left on each pile in any position the
     /// search examined.
     pub fewest_per_pile: [u8; crate::deal::PILES],
+    /// How far the last exhaustive pass got, when one ran.
+    pub proof: Option<ProofProgress>,
 }
 
 impl Analysis {
@@ -198,6 +266,7 @@ const fn probe(
             budget,
             width,
             move_cost,
+            thorough: false,
         },
         cap,
     )
@@ -210,6 +279,23 @@ const fn beam(budget: usize, width: usize, move_cost: i32) -> (Pass, Option<u64>
             width,
             move_cost,
             lookahead: 0,
+            thorough: false,
+        },
+        None,
+    )
+}
+
+/// A beam that, in a stage where the [promising](heuristic::promising)
+/// moves run dry before its budget does, goes on with the moves they skip
+/// (see `Pass::Beam`).
+const fn thorough_beam(budget: usize, width: usize) -> (Pass, Option<u64>) {
+    (
+        Pass::Beam {
+            budget,
+            width,
+            move_cost: 0,
+            lookahead: 0,
+            thorough: true,
         },
         None,
     )
@@ -224,6 +310,7 @@ const fn looking_beam(budget: usize, width: usize, lookahead: usize) -> (Pass, O
             width,
             move_cost: 0,
             lookahead,
+            thorough: false,
         },
         None,
     )
@@ -271,18 +358,20 @@ const SHORT: i32 = 4;
 /// 99.5 % without them, 16 deals over 3 s against 21, total solver time
 /// 558 s against 580 s. Placed fourth, right after the cheap charged
 /// passes, the first one cost more than it won (26 deals over 3 s).
-const SCHEDULE: [(Pass, Option<u64>); 26] = [
+const SCHEDULE: [(Pass, Option<u64>); 28] = [
     probe(2_000, 2, SHORT, None),
     beam(2_000, 10, SHORT),
     beam(5_000, 50, SHORT),
     probe(2_000, 2, 0, None),
     beam(2_000, 10, 0),
     beam(5_000, 50, 0),
+    thorough_beam(2_000, 10),
     looking_beam(1_000, 200, 300),
     probe(20_000, 3, 0, Some(1_000_000)),
     (Pass::Exhaustive, Some(EARLY_PROOF)),
     beam(1_000, 400, 0),
     beam(3_000, 200, 0),
+    thorough_beam(1_000, 400),
     probe(20_000, 3, SHORT, Some(1_000_000)),
     beam(1_000, 400, SHORT),
     beam(3_000, 200, SHORT),
@@ -358,6 +447,7 @@ fn decide(
         dead_ends: search.dead_ends,
         dead_end: None,
         fewest_per_pile: search.fewest_per_pile,
+        proof: search.proof,
     };
     if game.start().is_won() {
         return Ok(finish(&search, Verdict::Winnable, None, Some(Vec::new())));

@@ -55,7 +55,7 @@ use super::exhaustive::ExhaustiveProblem;
 use super::stage::LayerKey;
 
 use super::heuristic::{child_score, pile_score, promising, score, score_after_deal};
-use super::{Limits, Progress, StopReason};
+use super::{Limits, Progress, ProofProgress, StopReason};
 
 /// How a pass explores each stage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +66,7 @@ pub(super) enum Pass {
         budget: usize,
         width: usize,
         move_cost: i32,
+        thorough: bool,
     },
     /// A beam over stages: explore each of the `width` best entries of a
     /// stage best-first up to `budget` expansions, deal from every position
@@ -82,6 +83,7 @@ pub(super) enum Pass {
         width: usize,
         move_cost: i32,
         lookahead: usize,
+        thorough: bool,
     },
     /// Every position of every stage.
     Exhaustive,
@@ -115,6 +117,18 @@ struct Node {
     depth: u16,
     /// The position's [`score`].
     score: i32,
+}
+
+/// Which of a position's moves a probe or beam expands: first only the
+/// [`promising`] ones; the others only once the promising moves of the
+/// whole stage have run dry within the budget. Some positions need a
+/// lateral move or a split run to get anywhere (a stage of 15 positions
+/// by the promising moves alone can hold more than a million), and a
+/// stage that ran dry would otherwise leave its budget unspent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Moves {
+    Promising,
+    Skipped,
 }
 
 /// With a lookahead, a beam judges this many times its width of dealt
@@ -159,6 +173,8 @@ pub(super) struct Search<'a> {
     pub dead_ends: u64,
     /// The fewest face-down cards on each pile in any position examined.
     pub fewest_per_pile: [u8; PILES],
+    /// How far the last exhaustive pass got.
+    pub proof: Option<ProofProgress>,
     /// The layered search's peak memory in the exhaustive pass running.
     exhaustive_memory: u64,
     best_removed: usize,
@@ -193,6 +209,7 @@ impl<'a> Search<'a> {
             dead_ends: 0,
             fewest_per_pile: std::array::from_fn(|pile| game.start().face_down_count(pile) as u8),
             exhaustive_memory: 0,
+            proof: None,
             best_removed: game.start().runs_removed(),
             fewest_face_down: game.start().face_down_total(),
         }
@@ -226,7 +243,8 @@ impl<'a> Search<'a> {
                 width,
                 move_cost,
                 lookahead,
-            } => self.beam(start, budget, width, move_cost, lookahead),
+                thorough,
+            } => self.beam(start, budget, width, move_cost, lookahead, thorough),
             _ => self.solve_stage(start, pass, &mut Vec::new()),
         };
         self.peak_memory = self.peak_memory.max(self.memory_estimate());
@@ -268,6 +286,7 @@ impl<'a> Search<'a> {
             stage,
             best_runs_removed: self.best_removed,
             fewest_face_down: self.fewest_face_down,
+            proof: None,
         }
     }
 
@@ -328,11 +347,16 @@ impl<'a> Search<'a> {
                         .map_or(0, |l| LayerKey::decode(l.layer).rows_dealt),
                     best_runs_removed: best_removed,
                     fewest_face_down,
+                    proof: Some(proof_progress(stats, true)),
                 })
             })
             .run()
             .expect("no checkpoint, so no checkpoint error");
         let stats = &outcome.stats;
+        self.proof = Some(proof_progress(
+            stats,
+            !matches!(outcome.end, End::Exhausted),
+        ));
         self.positions += stats.positions;
         self.dead_ends += stats.dead;
         self.exhaustive_memory = stats.peak_memory_bytes;
@@ -403,11 +427,13 @@ impl<'a> Search<'a> {
         width: usize,
         move_cost: i32,
         lookahead: usize,
+        thorough: bool,
     ) -> Outcome {
         let probe = Pass::Probe {
             budget,
             width,
             move_cost,
+            thorough,
         };
         // How many dealt positions compete for the next stage's entries.
         let pool = if lookahead > 0 {
@@ -509,7 +535,7 @@ impl<'a> Search<'a> {
                 next.push((position, line));
             }
             if lookahead > 0 {
-                match self.look_ahead(next, lookahead, move_cost, width) {
+                match self.look_ahead(next, lookahead, move_cost, width, thorough) {
                     Ok(Looked::Won(line)) => return Outcome::Won(line),
                     Ok(Looked::Best(best)) => next = best,
                     Err(Stopped) => return Outcome::Stopped,
@@ -531,11 +557,13 @@ impl<'a> Search<'a> {
         budget: usize,
         move_cost: i32,
         width: usize,
+        thorough: bool,
     ) -> Result<Looked, Stopped> {
         let probe = Pass::Probe {
             budget,
             width,
             move_cost,
+            thorough,
         };
         let mut valued = Vec::with_capacity(dealt.len());
         for (order, (position, line)) in dealt.into_iter().enumerate() {
@@ -657,8 +685,13 @@ impl<'a> Search<'a> {
         prefix: usize,
     ) -> Result<Explored, Stopped> {
         let stage = entry.rows_dealt();
-        let budget = match pass {
-            Pass::Probe { budget, .. } | Pass::Beam { budget, .. } => budget,
+        let (budget, thorough) = match pass {
+            Pass::Probe {
+                budget, thorough, ..
+            }
+            | Pass::Beam {
+                budget, thorough, ..
+            } => (budget, thorough),
             Pass::Exhaustive => unreachable!("the exhaustive pass is the layered search's"),
         };
         let entry_score = score(&entry);
@@ -673,14 +706,24 @@ impl<'a> Search<'a> {
         let mut moves = Vec::new();
         let mut frontier = BinaryHeap::new();
         let mut expansions = 0;
-        frontier.push((entry_score, std::cmp::Reverse(0u32)));
+        frontier.push((entry_score, std::cmp::Reverse(0u32), Moves::Promising));
+        // The positions where `promising` skipped a move, each with its
+        // rank: when the promising moves run dry before the budget does,
+        // these are expanded again with the moves skipped (see `Moves`).
+        let mut skipped: Vec<(i32, u32)> = Vec::new();
         let mut piles = [0i32; PILES];
         loop {
             if expansions == budget {
                 break;
             }
-            let index = match frontier.pop() {
-                Some((_, std::cmp::Reverse(index))) => index as usize,
+            let (index, which) = match frontier.pop() {
+                Some((_, std::cmp::Reverse(index), which)) => (index as usize, which),
+                None if thorough && !skipped.is_empty() => {
+                    for (rank, index) in skipped.drain(..) {
+                        frontier.push((rank, std::cmp::Reverse(index), Moves::Skipped));
+                    }
+                    continue;
+                }
                 None => break,
             };
             expansions += 1;
@@ -693,11 +736,20 @@ impl<'a> Search<'a> {
             // them (bit `pile` of `scored`): most moves touch few piles.
             let mut scored = 0u16;
             let back = self.move_back(&nodes, index);
+            let parent_rank = parent_score - pass.move_cost() * (depth as i32 - 1);
+            let mut skipped_here = false;
             for &mv in &moves {
                 let Move::Shift { from, to, .. } = mv else {
                     continue;
                 };
-                if Some(mv) == back || !promising(&position, &runs, mv) {
+                if Some(mv) == back {
+                    continue;
+                }
+                if (which == Moves::Promising) != promising(&position, &runs, mv) {
+                    if thorough && which == Moves::Promising && !skipped_here {
+                        skipped_here = true;
+                        skipped.push((parent_rank, index as u32));
+                    }
                     continue;
                 }
                 let step = self.game.apply(&position, mv);
@@ -729,7 +781,11 @@ impl<'a> Search<'a> {
                 );
                 debug_assert_eq!(child, score(&step.position));
                 let rank = child - pass.move_cost() * depth as i32;
-                frontier.push((rank, std::cmp::Reverse(nodes.len() as u32)));
+                frontier.push((
+                    rank,
+                    std::cmp::Reverse(nodes.len() as u32),
+                    Moves::Promising,
+                ));
                 nodes.push(Node {
                     position: step.position,
                     parent: index as u32,
@@ -867,6 +923,38 @@ impl Hasher for FingerprintHasher {
     }
 }
 
+/// How far a layered search got: `running` when its last layer is not
+/// finished. The estimate of what is left multiplies the entries of the
+/// current layer and the queued positions by the growth of the layers so
+/// far (positions per entry), the higher of the finished layers' and the
+/// current one's (which only grows).
+fn proof_progress(stats: &crate::explore::layered::LayeredStats, running: bool) -> ProofProgress {
+    let (finished, current) = match stats.layers.split_last() {
+        Some((last, rest)) if running => (rest, Some(last)),
+        _ => (&stats.layers[..], None),
+    };
+    let growth = |positions: u64, entries: u64| positions as f64 / entries.max(1) as f64;
+    let done = growth(
+        finished.iter().map(|l| l.positions).sum(),
+        finished.iter().map(|l| l.entries).sum(),
+    );
+    let now = current.map_or(0.0, |l| growth(l.positions, l.entries));
+    let rate = growth(stats.positions, 1) / stats.elapsed.as_secs_f64().max(1e-3);
+    let g = done.max(now).max(1.0);
+    let rest_of_layer = current.map_or(0.0, |l| {
+        (l.entries as f64 * g - l.positions as f64).max(0.0)
+    });
+    ProofProgress {
+        layers_finished: finished.len(),
+        layer: current.map(|l| LayerKey::decode(l.layer)),
+        positions: stats.positions,
+        dead_ends: stats.dead,
+        queued: stats.queued,
+        estimate_left: (rest_of_layer + stats.queued as f64 * g) as u64,
+        rate,
+    }
+}
+
 /// A limit stopped the search.
 struct Stopped;
 
@@ -948,9 +1036,32 @@ mod tests {
                 width: 20,
                 move_cost: 0,
                 lookahead: 0,
+                thorough: false,
             };
             assert!(matches!(run(&deal, pass), Outcome::Won(_)), "deal {number}");
         }
+    }
+
+    /// A stuck player's position (PySol 5006 with three stock rows left,
+    /// from the ladder corpus) where the promising moves run dry after 15
+    /// positions: only a lateral move opens the stage (to over a million
+    /// positions). The plain beam 2,000 × 10 ends without a win; the same
+    /// beam made thorough goes on with the skipped moves and wins. (The
+    /// player's own line shows a win exists: it reaches the position two
+    /// rows left, which the schedule wins.)
+    #[test]
+    fn a_thorough_beam_goes_on_where_the_promising_moves_run_dry() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ladder/r3-g5006.yaml");
+        let deal = crate::deal::load(path.as_ref()).unwrap();
+        let beam = |thorough| Pass::Beam {
+            budget: 2_000,
+            width: 10,
+            move_cost: 0,
+            lookahead: 0,
+            thorough,
+        };
+        assert!(matches!(run(&deal, beam(false)), Outcome::Exhausted));
+        assert!(matches!(run(&deal, beam(true)), Outcome::Won(_)));
     }
 
     /// PySol game 17 is one of the hard deals: the beam 1,000 × 200 ends
@@ -965,6 +1076,7 @@ mod tests {
             width: 200,
             move_cost: 0,
             lookahead,
+            thorough: false,
         };
         assert!(matches!(run(&deal, beam(0)), Outcome::Exhausted));
         assert!(matches!(run(&deal, beam(300)), Outcome::Won(_)));
@@ -1060,6 +1172,7 @@ mod tests {
             budget: 2_000,
             width: 2,
             move_cost: 0,
+            thorough: false,
         };
         search.run(probe);
         assert!(!search.capped);

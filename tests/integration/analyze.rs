@@ -232,3 +232,50 @@ fn replay_reads_clips_files_too() {
         .stdout(predicate::str::contains("\"legal\": true"))
         .stdout(predicate::str::contains("\"rows_left\": 4"));
 }
+
+/// A stuck player's position (ladder corpus) whose proof a limit stops:
+/// the report says how far the proof got. Stage 0 (before the last deal)
+/// is one layer of 3 positions; the limit stops the search in the first
+/// layer after the deal, which still has all 29 face-down cards.
+#[test]
+fn an_undecided_proof_says_how_far_it_got() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ladder/r1-g5006.yaml");
+    let run = |json: bool| {
+        let mut command = spider();
+        command.args([
+            "analyze",
+            file,
+            "--exhaustive-only",
+            "--max-positions",
+            "20000",
+            "-j",
+            "1",
+        ]);
+        if json {
+            command.arg("--json");
+        }
+        command.assert().code(3)
+    };
+    run(false)
+        .stdout(predicate::str::contains(
+            "proof so far (last exhaustive pass): 1 layer finished, ",
+        ))
+        .stdout(predicate::str::contains(
+            "in the layer of stage 1, 0 runs removed, 29 face down; ",
+        ))
+        .stdout(predicate::str::contains("more to examine"));
+    let out = run(true).get_output().stdout.clone();
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let proof = &json["analysis"]["proof"];
+    assert_eq!(proof["layers_finished"], 1);
+    assert_eq!(proof["layer"]["rows_dealt"], 1);
+    assert_eq!(proof["layer"]["face_down"], 29);
+    let positions = proof["positions"].as_u64().unwrap();
+    let dead = proof["dead_ends"].as_u64().unwrap();
+    assert!(
+        positions >= 20_000 && dead > 0 && dead < positions,
+        "{proof}"
+    );
+    assert!(proof["queued"].as_u64().unwrap() > 0, "{proof}");
+    assert!(proof["estimate_left"].as_u64().unwrap() > 0, "{proof}");
+}
