@@ -288,12 +288,12 @@ const fn beam(budget: usize, width: usize, move_cost: i32) -> (Pass, Option<u64>
 /// A beam that, in a stage where the [promising](heuristic::promising)
 /// moves run dry before its budget does, goes on with the moves they skip
 /// (see `Pass::Beam`).
-const fn thorough_beam(budget: usize, width: usize) -> (Pass, Option<u64>) {
+const fn thorough_beam(budget: usize, width: usize, move_cost: i32) -> (Pass, Option<u64>) {
     (
         Pass::Beam {
             budget,
             width,
-            move_cost: 0,
+            move_cost,
             lookahead: 0,
             thorough: true,
         },
@@ -358,20 +358,34 @@ const SHORT: i32 = 4;
 /// 99.5 % without them, 16 deals over 3 s against 21, total solver time
 /// 558 s against 580 s. Placed fourth, right after the cheap charged
 /// passes, the first one cost more than it won (26 deals over 3 s).
-const SCHEDULE: [(Pass, Option<u64>); 28] = [
+///
+/// Thorough beams (see `Pass::Beam`) run as twins of the four cheap beams,
+/// after them, and once more in the middle. Measured on the stuck players'
+/// positions of `benches/ladder/` that were undecided or slow (one core,
+/// 10 M positions each, the same day): with these five thorough passes, 4
+/// more positions of rung 3 (5006, 5007, 5011, 5014) and one of rung 2
+/// (5004) were won, and none was lost (r3-g5001 took 7.0 M positions
+/// instead of 5.8 M, r1-g5009's proof 1.39 M instead of 1.25 M). With
+/// every beam made thorough instead, the same ones were won but r3-g5010
+/// not, and r1-g5009's proof took 3.2 M positions; with only
+/// the cheap twin 2,000 × 10 and the middle one, only 5006 and 5014 were.
+const SCHEDULE: [(Pass, Option<u64>); 31] = [
     probe(2_000, 2, SHORT, None),
     beam(2_000, 10, SHORT),
     beam(5_000, 50, SHORT),
     probe(2_000, 2, 0, None),
     beam(2_000, 10, 0),
     beam(5_000, 50, 0),
-    thorough_beam(2_000, 10),
+    thorough_beam(2_000, 10, SHORT),
+    thorough_beam(5_000, 50, SHORT),
+    thorough_beam(2_000, 10, 0),
+    thorough_beam(5_000, 50, 0),
     looking_beam(1_000, 200, 300),
     probe(20_000, 3, 0, Some(1_000_000)),
     (Pass::Exhaustive, Some(EARLY_PROOF)),
     beam(1_000, 400, 0),
     beam(3_000, 200, 0),
-    thorough_beam(1_000, 400),
+    thorough_beam(1_000, 400, 0),
     probe(20_000, 3, SHORT, Some(1_000_000)),
     beam(1_000, 400, SHORT),
     beam(3_000, 200, SHORT),
