@@ -361,14 +361,18 @@ const SHORT: i32 = 4;
 ///
 /// Thorough beams (see `Pass::Beam`) run as twins of the four cheap beams,
 /// after them, and once more in the middle. Measured on the stuck players'
-/// positions of `benches/ladder/` that were undecided or slow (one core,
-/// 10 M positions each, the same day): with these five thorough passes, 4
-/// more positions of rung 3 (5006, 5007, 5011, 5014) and one of rung 2
-/// (5004) were won, and none was lost (r3-g5001 took 7.0 M positions
-/// instead of 5.8 M, r1-g5009's proof 1.39 M instead of 1.25 M). With
-/// every beam made thorough instead, the same ones were won but r3-g5010
-/// not, and r1-g5009's proof took 3.2 M positions; with only
-/// the cheap twin 2,000 × 10 and the middle one, only 5006 and 5014 were.
+/// positions of `benches/ladder/` that were undecided or slow, and on
+/// PySol's hardest of 1..1000 (one core, 10 M positions each, the same
+/// day): with these five thorough passes, 4 more positions of rung 3
+/// (5006, 5007, 5011, 5014) and one of rung 2 (5004) were won, and PySol
+/// 93, 305 and 397 sooner (6.1, 8.6 and 4.7 M positions instead of 8.0,
+/// 9.0 and 6.7 M); lost were PySol 236 and 574, which the schedule without
+/// them won at 9.9 and 8.1 M; r3-g5001 took 6.7 M instead of 5.8 M, and
+/// r1-g5009's proof 1.35 M instead of 1.25 M. With every beam made
+/// thorough instead, r3-g5010 was lost too, and r1-g5009's proof took
+/// 3.2 M positions; with only the cheap twin 2,000 × 10 and the middle
+/// one, only 5006 and 5014 were won; with the 5,000 × 50 twins moved to
+/// the middle, 5011 and 5014 took 8 M positions instead of under 3 M.
 const SCHEDULE: [(Pass, Option<u64>); 31] = [
     probe(2_000, 2, SHORT, None),
     beam(2_000, 10, SHORT),
