@@ -144,10 +144,10 @@ pub struct ProofProgress {
     pub dead_ends: u64,
     /// Positions already reached in later layers, waiting their turn.
     pub queued: u64,
-    /// An estimate of the positions still to examine: the rest of the
-    /// current layer and what is queued, grown at the rate the layers so
-    /// far grew from their entries. Positions not yet reached add to it as
-    /// the search goes, so it tends to be low.
+    /// An estimate of the positions still to examine: those of the
+    /// current layer met but not yet expanded, and what is queued, grown
+    /// at the rate the layers so far grew from their entries. Positions not
+    /// yet reached add to it as the search goes, so it tends to be low.
     pub estimate_left: u64,
     /// Positions per second of the pass so far.
     pub rate: f64,
