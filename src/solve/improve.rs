@@ -24,7 +24,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::cards::Card;
+use crate::cards::{Card, KING};
 use crate::deal::PILES;
 use crate::game::{Game, Move, Position};
 
@@ -49,20 +49,86 @@ fn chaos(game: &Game, position: &Position, piles: &[i32; PILES]) -> i32 {
 
 /// The part of [`chaos`] that `pile` holds.
 fn pile_chaos(position: &Position, pile: usize) -> i32 {
-    let mut chaos = 2 * position.face_down_count(pile) as i32;
+    pile_stat(position, pile, &Kings::none()).chaos
+}
+
+/// What one pile holds of [`chaos`] and of [`moves_needed`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct PileStat {
+    chaos: i32,
+    /// Cuts the pile needs: pairs of cards one on the other (face down or
+    /// up) that no removed run can hold together, so that a move must part
+    /// them, or the removal of a run whose king is the upper card.
+    cuts: i32,
+    /// Those of `cuts` whose upper card is (or may be) a king.
+    king_cuts: i32,
+}
+
+/// For each pile, how many of its face-down cards above the lowest one are
+/// (or may be) kings: `kings[pile][d]` with `d` face-down cards left.
+struct Kings(Vec<Vec<i32>>);
+
+impl Kings {
+    fn of(game: &Game) -> Kings {
+        Kings(
+            (0..PILES)
+                .map(|pile| {
+                    let mut counts = vec![0];
+                    let mut count = 0;
+                    for (index, slot) in game.face_down_cards(pile).iter().enumerate() {
+                        if index > 0 && slot.known().is_none_or(|card| card.rank() == KING) {
+                            count += 1;
+                        }
+                        counts.push(count);
+                    }
+                    counts
+                })
+                .collect(),
+        )
+    }
+
+    fn none() -> Kings {
+        Kings(Vec::new())
+    }
+
+    fn above(&self, pile: usize, down: usize) -> i32 {
+        self.0.get(pile).and_then(|k| k.get(down)).copied().unwrap_or(0)
+    }
+}
+
+fn pile_stat(position: &Position, pile: usize, kings: &Kings) -> PileStat {
+    let down = position.face_down_count(pile);
+    let mut stat = PileStat {
+        chaos: 2 * down as i32,
+        cuts: down as i32,
+        king_cuts: kings.above(pile, down),
+    };
     let mut below: Option<Option<Card>> = None;
     // Bottom first: each card is judged against the card on it.
     for card in position.face_up(pile) {
-        if let Some(below) = below {
-            chaos += match (below, card) {
-                (Some(below), Some(card)) if card.continues_run(below) => 0,
-                (Some(below), Some(card)) if card.rank() > below.rank() => 2,
-                _ => 1,
-            };
+        match below {
+            Some(below) => {
+                let (chaos, cut) = match (below, card) {
+                    (Some(below), Some(card)) if card.continues_run(below) => (0, false),
+                    (Some(below), Some(card)) if card.rank() > below.rank() => (2, true),
+                    _ => (1, true),
+                };
+                stat.chaos += chaos;
+                if cut {
+                    stat.cuts += 1;
+                    stat.king_cuts += i32::from(card.is_none_or(|c| c.rank() == KING));
+                }
+            }
+            // The lowest face-up card on a face-down one.
+            None if down > 0 => {
+                stat.king_cuts += i32::from(card.is_none_or(|c| c.rank() == KING));
+            }
+            None => {}
         }
         below = Some(card);
     }
-    chaos + i32::from(below.is_some())
+    stat.chaos += i32::from(below.is_some());
+    stat
 }
 
 /// [`pile_chaos`] of every pile.
@@ -88,8 +154,18 @@ pub fn improve(game: &Game, line: &[Move], deadline: Instant, cancel: &AtomicBoo
     let mut best = line.to_vec();
     let mut width = FIRST_WIDTH;
     while width <= MAX_WIDTH && Instant::now() < deadline && !cancel.load(Ordering::Relaxed) {
-        if let Ok(found) = move_beam(game, game.start(), width, best.len(), deadline, cancel) {
+        let v = variant();
+        let k = if v & 2 != 0 { (v >> 4).max(1) as i32 } else { 0 };
+        let weights: &[i32] = if v & 8 != 0 { &[k, 0] } else { &[k] };
+        for &weight in weights {
+        let t = Instant::now();
+        let r = move_beam(game, game.start(), width, best.len(), deadline, cancel, weight);
+        if std::env::var_os("SPIDER_TRACE").is_some() {
+            eprintln!("width {width} weight {weight}: {:?} in {:.2}s", r.as_ref().map(|l| l.len()).map_err(|_| ()), t.elapsed().as_secs_f64());
+        }
+        if let Ok(found) = r {
             keep_if_shorter(game, &mut best, found);
+        }
         }
         width *= 2;
     }
@@ -107,6 +183,7 @@ pub fn best_reached(game: &Game, width: usize, moves: usize, deadline: Instant) 
         moves,
         deadline,
         &AtomicBool::new(false),
+        0,
     ) {
         Ok(line) | Err(line) => line,
     }
@@ -122,14 +199,30 @@ fn keep_if_shorter(game: &Game, best: &mut Vec<Move>, found: Vec<Move>) {
 }
 
 /// A position kept in a move beam: its index in the tree, the position and
-/// its [`pile_chaos`] values.
-type Kept = (u32, Position, [i32; PILES]);
+/// its [`PileStat`]s.
+type Kept = (u32, Position, [PileStat; PILES]);
 
 /// A child met at a depth: its parent's index in the level, the move and
 /// the position's key. Only the children kept are played again and
 /// stored: most are dropped, and writing them all would cost more than
 /// playing the kept ones twice.
 type Child = (u32, Move, u64);
+
+fn variant() -> usize {
+    super::IMPROVE_VARIANT.load(Ordering::Relaxed)
+}
+
+/// The fewest moves that may still win from a position with these pile
+/// stats: every cut needs a move of its own, but for those the removal of
+/// a run may make (one per run left, with a king as the upper card); each
+/// deal is a move. And a move turns up at most two cards.
+fn moves_needed_stat(game: &Game, position: &Position, piles: &[PileStat; PILES]) -> usize {
+    let cuts: i32 = piles.iter().map(|p| p.cuts).sum();
+    let king_cuts: i32 = piles.iter().map(|p| p.king_cuts).sum();
+    let runs_left = 8 - position.runs_removed() as i32;
+    let cuts = (cuts - king_cuts.min(runs_left)).max(0) as usize;
+    cuts.max(position.face_down_total().div_ceil(2)) + game.rows_left(position)
+}
 
 /// A beam over single moves of `width` positions per depth and stage, from
 /// `start`: a winning line shorter than `shorter_than`, or else the line to
@@ -143,21 +236,44 @@ fn move_beam(
     shorter_than: usize,
     deadline: Instant,
     cancel: &AtomicBool,
+    weight: i32,
 ) -> Result<Vec<Move>, Vec<Move>> {
-    // 64 bits of the key (the high half: the low half of a fingerprint was
-    // seen to be zero): a collision can only drop a position from the beam,
-    // and every line found is replayed.
-    let key = |position: &Position| (game.key(position) >> 64) as u64;
+    let v = variant();
+    let kings = if v & 1 != 0 || weight != 0 { Kings::of(game) } else { Kings::none() };
+    // 64 bits of the key: a collision can only drop a position from the
+    // beam, and every line found is replayed.
+    let key = |position: &Position| {
+        if v & 4 != 0 {
+            game.key64(position)
+        } else {
+            (game.key(position) >> 64) as u64
+        }
+    };
+    let needed = |position: &Position, piles: &[PileStat; PILES]| {
+        if v & 1 != 0 {
+            moves_needed_stat(game, position, piles)
+        } else {
+            moves_needed(game, position)
+        }
+    };
+    let rank = |position: &Position, piles: &[PileStat; PILES]| {
+        let chaos = 11 * game.rows_left(position) as i32 + piles.iter().map(|p| p.chaos).sum::<i32>();
+        if weight != 0 {
+            moves_needed_stat(game, position, piles) as i32 * weight + chaos
+        } else {
+            chaos
+        }
+    };
     // Every position kept, with its parent and the move that reached it.
     let mut tree: Vec<(u32, Move)> = vec![(u32::MAX, Move::Deal)];
     let mut seen = ahash::HashSet::default();
     seen.insert(key(start));
     let start = start.clone();
-    let piles = pile_chaoses(&start);
+    let piles = pile_stats(&start, &kings);
     let mut level: Vec<Kept> = vec![(0, start, piles)];
     let mut kept: Vec<Kept> = Vec::new();
     let mut next: Vec<Child> = Vec::new();
-    // Stage, chaos and index in `next` of each child: sorted, not `next`.
+    // Stage, rank and index in `next` of each child: sorted, not `next`.
     let mut order: Vec<(u8, i32, u32)> = Vec::new();
     // Positions met at this depth: only those kept join `seen`, so a
     // position dropped from the beam may come back by a better line.
@@ -193,15 +309,16 @@ fn move_beam(
                     tree.push((*index, mv));
                     return Ok(line_to(&tree, tree.len() - 1));
                 }
-                if depth + moves_needed(game, &child) >= shorter_than {
+                let child_piles = child_stats(&child, mv, piles, &kings);
+                if depth + needed(&child, &child_piles) >= shorter_than {
                     continue;
                 }
                 let child_key = key(&child);
                 if seen.contains(&child_key) || !this_depth.insert(child_key) {
                     continue;
                 }
-                let chaos = chaos(game, &child, &child_piles(&child, mv, piles));
-                order.push((child.rows_dealt() as u8, chaos, next.len() as u32));
+                let rank = rank(&child, &child_piles);
+                order.push((child.rows_dealt() as u8, rank, next.len() as u32));
                 next.push((at as u32, mv, child_key));
             }
         }
@@ -220,19 +337,22 @@ fn move_beam(
                 let (parent, mv, child_key) = next[at as usize];
                 let (parent_index, parent_position, parent_piles) = &level[parent as usize];
                 let child = game.apply(parent_position, mv).position;
-                let piles = child_piles(&child, mv, parent_piles);
+                let piles = child_stats(&child, mv, parent_piles, &kings);
                 seen.insert(child_key);
                 tree.push((*parent_index, mv));
                 let goodness = (
                     child.runs_removed(),
                     usize::MAX - child.face_down_total(),
-                    -chaos(game, &child, &piles),
+                    -chaos(game, &child, &piles.map(|p| p.chaos)),
                 );
                 if goodness > best.0 {
                     best = (goodness, tree.len() - 1);
                 }
                 kept.push((tree.len() as u32 - 1, child, piles));
             }
+        }
+        if std::env::var_os("SPIDER_TRACE2").is_some() && (kept.is_empty() || depth % 20 == 0) {
+            eprintln!("  depth {depth}: kept {} of {} children, best {:?}", kept.len(), order.len(), best.0);
         }
         std::mem::swap(&mut level, &mut kept);
         order.clear();
@@ -241,17 +361,26 @@ fn move_beam(
     Err(best_line(&tree, best))
 }
 
-/// The [`pile_chaos`] values of `child`, made by `mv` from a position with
-/// `piles`.
-fn child_piles(child: &Position, mv: Move, piles: &[i32; PILES]) -> [i32; PILES] {
+/// [`pile_stat`] of every pile.
+fn pile_stats(position: &Position, kings: &Kings) -> [PileStat; PILES] {
+    std::array::from_fn(|pile| pile_stat(position, pile, kings))
+}
+
+/// The [`PileStat`]s of `child`, made by `mv` from a position with `piles`.
+fn child_stats(
+    child: &Position,
+    mv: Move,
+    piles: &[PileStat; PILES],
+    kings: &Kings,
+) -> [PileStat; PILES] {
     match mv {
         Move::Shift { from, to, .. } => {
             let mut child_piles = *piles;
-            child_piles[from as usize] = pile_chaos(child, from as usize);
-            child_piles[to as usize] = pile_chaos(child, to as usize);
+            child_piles[from as usize] = pile_stat(child, from as usize, kings);
+            child_piles[to as usize] = pile_stat(child, to as usize, kings);
             child_piles
         }
-        Move::Deal => pile_chaoses(child),
+        Move::Deal => pile_stats(child, kings),
     }
 }
 

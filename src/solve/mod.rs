@@ -460,6 +460,21 @@ fn shorter_line(
     improve::improve(game, &line, std::time::Instant::now() + left, cancel)
 }
 
+/// `line` (which must win from the start of `game`), or a shorter winning
+/// line found by `deadline`: what `analyze` does with its first win (see
+/// [`improve`]).
+pub fn shorter_winning_line(
+    game: &Game,
+    line: &[Move],
+    deadline: std::time::Instant,
+    cancel: &AtomicBool,
+) -> Vec<Move> {
+    improve::improve(game, line, deadline, cancel)
+}
+
+#[doc(hidden)]
+pub static IMPROVE_VARIANT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// A line to a good position the game can reach (most runs removed, then
 /// fewest cards face down), found by a move beam within `time`: what a
 /// page shows for a deal that has no known win. It never turns up an
