@@ -472,9 +472,6 @@ pub fn shorter_winning_line(
     improve::improve(game, line, deadline, cancel)
 }
 
-#[doc(hidden)]
-pub static IMPROVE_VARIANT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
 /// A line to a good position the game can reach (most runs removed, then
 /// fewest cards face down), found by a move beam within `time`: what a
 /// page shows for a deal that has no known win. It never turns up an
