@@ -413,7 +413,11 @@ mod tests {
 
     #[test]
     fn the_moves_needed_never_exceed_the_moves_a_win_took() {
-        for (number, suits) in [(1, SuitCount::One), (2, SuitCount::Two), (3, SuitCount::Four)] {
+        for (number, suits) in [
+            (1, SuitCount::One),
+            (2, SuitCount::Two),
+            (3, SuitCount::Four),
+        ] {
             let deal = numbered::deal(number, suits, Rules::Standard);
             let game = Game::new(&deal).unwrap();
             let line = analyze(&deal, &Limits::default(), &AtomicBool::new(false))
