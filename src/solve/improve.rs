@@ -14,23 +14,28 @@
 //! level of the beam holds positions reached in the same number of moves,
 //! so the charge is the depth itself.
 //!
-//! Each beam prunes the positions that cannot beat the best line: a move
-//! turns up at most two face-down cards (one on each pile it touches) and
-//! a deal none, so a position needs at least half its face-down cards plus
-//! the rows left more moves. Beams of doubling width run until the time
-//! is up; every line found is cut by [`super::shorten`] and kept only when it
-//! replays, wins and is shorter.
+//! A beam ranks the positions of a depth by an estimate of the moves still
+//! needed: twice a lower bound of them ([`moves_needed`], which counts the
+//! pairs of cards a move must part) plus the breaks. The same bound prunes
+//! the positions that cannot beat the best line. Beams of doubling width
+//! run until the time is up; every line found is cut by [`super::shorten`]
+//! and kept only when it replays, wins and is shorter.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::cards::Card;
+use crate::cards::{Card, KING};
 use crate::deal::PILES;
 use crate::game::{Game, Move, Position};
 
 use super::heuristic::promising;
 use super::shorten;
 
+/// How many times [`moves_needed`] counts in a beam's rank, beside the
+/// breaks. Measured on PySol 1..12 with 3 s (sum of the twelve lines): 0
+/// (breaks alone) 1,712 moves, 1 1,604, 2 1,608, 4 1,628, 8 1,667; on own
+/// 2-suit deals 1..12, 1 1,230, 2 1,232, 4 1,222.
+const BOUND_WEIGHT: i32 = 2;
 /// The width of the first beam; each next one is twice as wide.
 const FIRST_WIDTH: usize = 50;
 /// The widest beam (a bound on memory: positions kept per depth and stage).
@@ -43,36 +48,105 @@ const MAX_WIDTH: usize = 1 << 17;
 /// run, two when the card above is higher (it can never join it), else
 /// one. Measured on PySol 1..3 against the solver's own score less 30 per
 /// row left: the first shorter lines came sooner and were shorter.
-fn chaos(game: &Game, position: &Position, piles: &[i32; PILES]) -> i32 {
-    11 * game.rows_left(position) as i32 + piles.iter().sum::<i32>()
+fn chaos(game: &Game, position: &Position, piles: &[PileStat; PILES]) -> i32 {
+    11 * game.rows_left(position) as i32 + piles.iter().map(|pile| pile.chaos).sum::<i32>()
 }
 
-/// The part of [`chaos`] that `pile` holds.
-fn pile_chaos(position: &Position, pile: usize) -> i32 {
-    let mut chaos = 2 * position.face_down_count(pile) as i32;
+/// What one pile holds of [`chaos`] and of [`moves_needed`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct PileStat {
+    /// The pile's part of [`chaos`].
+    chaos: i32,
+    /// Cuts the pile needs: pairs of cards one on the other that no run
+    /// removed can hold together (a face-down card and the card on it; a
+    /// face-up card and one on it that does not continue its run), so a
+    /// move must part them, or the removal of a run whose king is the
+    /// upper card.
+    cuts: i32,
+    /// Those of `cuts` whose upper card is (or may be) a king.
+    king_cuts: i32,
+}
+
+/// For each pile of a game, how many of its face-down cards above the
+/// lowest are (or may be) kings, with each number of face-down cards left.
+struct Kings(Vec<Vec<i32>>);
+
+impl Kings {
+    fn of(game: &Game) -> Kings {
+        Kings(
+            (0..PILES)
+                .map(|pile| {
+                    let mut counts = vec![0];
+                    let mut count = 0;
+                    for (index, slot) in game.face_down_cards(pile).iter().enumerate() {
+                        if index > 0 && slot.known().is_none_or(|card| card.rank() == KING) {
+                            count += 1;
+                        }
+                        counts.push(count);
+                    }
+                    counts
+                })
+                .collect(),
+        )
+    }
+
+    /// Kings above the lowest of `down` face-down cards on `pile`.
+    fn above(&self, pile: usize, down: usize) -> i32 {
+        self.0[pile][down]
+    }
+}
+
+/// The [`PileStat`] of `pile`.
+fn pile_stat(position: &Position, pile: usize, kings: &Kings) -> PileStat {
+    let down = position.face_down_count(pile);
+    let mut stat = PileStat {
+        chaos: 2 * down as i32,
+        cuts: down as i32,
+        king_cuts: kings.above(pile, down),
+    };
+    let is_king = |card: Option<Card>| card.is_none_or(|card| card.rank() == KING);
     let mut below: Option<Option<Card>> = None;
     // Bottom first: each card is judged against the card on it.
     for card in position.face_up(pile) {
-        if let Some(below) = below {
-            chaos += match (below, card) {
-                (Some(below), Some(card)) if card.continues_run(below) => 0,
-                (Some(below), Some(card)) if card.rank() > below.rank() => 2,
-                _ => 1,
-            };
+        match below {
+            Some(below) => {
+                let (chaos, cut) = match (below, card) {
+                    (Some(below), Some(card)) if card.continues_run(below) => (0, false),
+                    (Some(below), Some(card)) if card.rank() > below.rank() => (2, true),
+                    (Some(_), Some(_)) => (1, true),
+                    // An unknown card may continue the run.
+                    _ => (1, false),
+                };
+                stat.chaos += chaos;
+                if cut {
+                    stat.cuts += 1;
+                    stat.king_cuts += i32::from(is_king(card));
+                }
+            }
+            // The lowest face-up card, on a face-down one.
+            None if down > 0 => stat.king_cuts += i32::from(is_king(card)),
+            None => {}
         }
         below = Some(card);
     }
-    chaos + i32::from(below.is_some())
+    stat.chaos += i32::from(below.is_some());
+    stat
 }
 
-/// [`pile_chaos`] of every pile.
-fn pile_chaoses(position: &Position) -> [i32; PILES] {
-    std::array::from_fn(|pile| pile_chaos(position, pile))
-}
-
-/// The fewest moves that may still win from `position`.
-fn moves_needed(game: &Game, position: &Position) -> usize {
-    position.face_down_total().div_ceil(2) + game.rows_left(position)
+/// The fewest moves that may still win from `position`, whose piles have
+/// `piles`. Every cut needs a move of its own (a move parts one pair of
+/// cards, at the deepest card it takes; a deal parts none), but for those
+/// the removal of a run parts: one per run left, each with a king as the
+/// upper card. Each deal is a move. And a move turns up at most two
+/// face-down cards (one on the pile it takes from, one where a run it
+/// completes is removed).
+fn moves_needed(game: &Game, position: &Position, piles: &[PileStat; PILES]) -> usize {
+    let cuts: i32 = piles.iter().map(|pile| pile.cuts).sum();
+    let king_cuts: i32 = piles.iter().map(|pile| pile.king_cuts).sum();
+    // Eight runs win.
+    let runs_left = 8 - position.runs_removed() as i32;
+    let cuts = (cuts - king_cuts.min(runs_left)).max(0) as usize;
+    cuts.max(position.face_down_total().div_ceil(2)) + game.rows_left(position)
 }
 
 /// A winning line no longer than `line` (which must win from the start of
@@ -88,7 +162,12 @@ pub fn improve(game: &Game, line: &[Move], deadline: Instant, cancel: &AtomicBoo
     let mut best = line.to_vec();
     let mut width = FIRST_WIDTH;
     while width <= MAX_WIDTH && Instant::now() < deadline && !cancel.load(Ordering::Relaxed) {
-        if let Ok(found) = move_beam(game, game.start(), width, best.len(), deadline, cancel) {
+        let beam = Beam {
+            width,
+            shorter_than: best.len(),
+            bound_weight: BOUND_WEIGHT,
+        };
+        if let Ok(found) = move_beam(game, game.start(), beam, deadline, cancel) {
             keep_if_shorter(game, &mut best, found);
         }
         width *= 2;
@@ -98,16 +177,14 @@ pub fn improve(game: &Game, line: &[Move], deadline: Instant, cancel: &AtomicBoo
 
 /// A line to the best position a move beam of `width` reaches from the
 /// start within `moves` moves or by `deadline`, for showing a deal that
-/// has no win (see [`move_beam`] for "best").
+/// has no win (see [`move_beam`] for "best"). It ranks by breaks alone.
 pub fn best_reached(game: &Game, width: usize, moves: usize, deadline: Instant) -> Vec<Move> {
-    match move_beam(
-        game,
-        game.start(),
+    let beam = Beam {
         width,
-        moves,
-        deadline,
-        &AtomicBool::new(false),
-    ) {
+        shorter_than: moves,
+        bound_weight: 0,
+    };
+    match move_beam(game, game.start(), beam, deadline, &AtomicBool::new(false)) {
         Ok(line) | Err(line) => line,
     }
 }
@@ -121,9 +198,21 @@ fn keep_if_shorter(game: &Game, best: &mut Vec<Move>, found: Vec<Move>) {
     }
 }
 
+/// The shape of one move beam.
+#[derive(Clone, Copy, Debug)]
+struct Beam {
+    /// Positions kept per depth and stage.
+    width: usize,
+    /// Only lines shorter than this are wanted.
+    shorter_than: usize,
+    /// The rank of a position is this many times [`moves_needed`] plus
+    /// [`chaos`] (lower first).
+    bound_weight: i32,
+}
+
 /// A position kept in a move beam: its index in the tree, the position and
-/// its [`pile_chaos`] values.
-type Kept = (u32, Position, [i32; PILES]);
+/// its [`PileStat`]s.
+type Kept = (u32, Position, [PileStat; PILES]);
 
 /// A child met at a depth: its parent's index in the level, the move and
 /// the position's key. Only the children kept are played again and
@@ -131,33 +220,35 @@ type Kept = (u32, Position, [i32; PILES]);
 /// playing the kept ones twice.
 type Child = (u32, Move, u64);
 
-/// A beam over single moves of `width` positions per depth and stage, from
-/// `start`: a winning line shorter than `shorter_than`, or else the line to
-/// the best position it kept (most runs removed, then fewest cards face
-/// down, then fewest breaks). It never plays a move that turns up an
-/// unknown card.
+/// A beam over single moves of `beam.width` positions per depth and stage,
+/// from `start`: a winning line shorter than `beam.shorter_than`, or else
+/// the line to the best position it kept (most runs removed, then fewest
+/// cards face down, then fewest breaks). It never plays a move that turns
+/// up an unknown card.
 fn move_beam(
     game: &Game,
     start: &Position,
-    width: usize,
-    shorter_than: usize,
+    beam: Beam,
     deadline: Instant,
     cancel: &AtomicBool,
 ) -> Result<Vec<Move>, Vec<Move>> {
-    // 64 bits of the key (the high half: the low half of a fingerprint was
-    // seen to be zero): a collision can only drop a position from the beam,
-    // and every line found is replayed.
-    let key = |position: &Position| (game.key(position) >> 64) as u64;
+    let kings = Kings::of(game);
+    let rank = |position: &Position, piles: &[PileStat; PILES]| {
+        beam.bound_weight * moves_needed(game, position, piles) as i32
+            + chaos(game, position, piles)
+    };
     // Every position kept, with its parent and the move that reached it.
     let mut tree: Vec<(u32, Move)> = vec![(u32::MAX, Move::Deal)];
+    // 64-bit keys: a collision can only drop a position from the beam, and
+    // every line found is replayed.
     let mut seen = ahash::HashSet::default();
-    seen.insert(key(start));
+    seen.insert(game.key64(start));
     let start = start.clone();
-    let piles = pile_chaoses(&start);
+    let piles = pile_stats(&start, &kings);
     let mut level: Vec<Kept> = vec![(0, start, piles)];
     let mut kept: Vec<Kept> = Vec::new();
     let mut next: Vec<Child> = Vec::new();
-    // Stage, chaos and index in `next` of each child: sorted, not `next`.
+    // Stage, rank and index in `next` of each child: sorted, not `next`.
     let mut order: Vec<(u8, i32, u32)> = Vec::new();
     // Positions met at this depth: only those kept join `seen`, so a
     // position dropped from the beam may come back by a better line.
@@ -170,7 +261,7 @@ fn move_beam(
     let best_line = |tree: &[(u32, Move)], best: (_, usize)| line_to(tree, best.1);
     while !level.is_empty() {
         depth += 1;
-        if depth >= shorter_than {
+        if depth >= beam.shorter_than {
             return Err(best_line(&tree, best));
         }
         this_depth.clear();
@@ -193,15 +284,16 @@ fn move_beam(
                     tree.push((*index, mv));
                     return Ok(line_to(&tree, tree.len() - 1));
                 }
-                if depth + moves_needed(game, &child) >= shorter_than {
+                let child_piles = child_stats(&child, mv, piles, &kings);
+                if depth + moves_needed(game, &child, &child_piles) >= beam.shorter_than {
                     continue;
                 }
-                let child_key = key(&child);
+                let child_key = game.key64(&child);
                 if seen.contains(&child_key) || !this_depth.insert(child_key) {
                     continue;
                 }
-                let chaos = chaos(game, &child, &child_piles(&child, mv, piles));
-                order.push((child.rows_dealt() as u8, chaos, next.len() as u32));
+                let rank = rank(&child, &child_piles);
+                order.push((child.rows_dealt() as u8, rank, next.len() as u32));
                 next.push((at as u32, mv, child_key));
             }
         }
@@ -215,12 +307,12 @@ fn move_beam(
             if dealt != stage {
                 (stage, in_stage) = (dealt, 0);
             }
-            if in_stage < width {
+            if in_stage < beam.width {
                 in_stage += 1;
                 let (parent, mv, child_key) = next[at as usize];
                 let (parent_index, parent_position, parent_piles) = &level[parent as usize];
                 let child = game.apply(parent_position, mv).position;
-                let piles = child_piles(&child, mv, parent_piles);
+                let piles = child_stats(&child, mv, parent_piles, &kings);
                 seen.insert(child_key);
                 tree.push((*parent_index, mv));
                 let goodness = (
@@ -241,17 +333,26 @@ fn move_beam(
     Err(best_line(&tree, best))
 }
 
-/// The [`pile_chaos`] values of `child`, made by `mv` from a position with
-/// `piles`.
-fn child_piles(child: &Position, mv: Move, piles: &[i32; PILES]) -> [i32; PILES] {
+/// [`pile_stat`] of every pile.
+fn pile_stats(position: &Position, kings: &Kings) -> [PileStat; PILES] {
+    std::array::from_fn(|pile| pile_stat(position, pile, kings))
+}
+
+/// The [`PileStat`]s of `child`, made by `mv` from a position with `piles`.
+fn child_stats(
+    child: &Position,
+    mv: Move,
+    piles: &[PileStat; PILES],
+    kings: &Kings,
+) -> [PileStat; PILES] {
     match mv {
         Move::Shift { from, to, .. } => {
             let mut child_piles = *piles;
-            child_piles[from as usize] = pile_chaos(child, from as usize);
-            child_piles[to as usize] = pile_chaos(child, to as usize);
+            child_piles[from as usize] = pile_stat(child, from as usize, kings);
+            child_piles[to as usize] = pile_stat(child, to as usize, kings);
             child_piles
         }
-        Move::Deal => pile_chaoses(child),
+        Move::Deal => pile_stats(child, kings),
     }
 }
 
@@ -278,11 +379,62 @@ mod tests {
         let deal = numbered::deal(1, SuitCount::Four, Rules::Standard);
         let game = Game::new(&deal).unwrap();
         let start = game.start();
+        let piles = pile_stats(start, &Kings::of(&game));
         // 44 face-down cards, ten single face-up cards, five rows left.
+        assert_eq!(chaos(&game, start, &piles), 2 * 44 + 10 + 11 * 5);
+    }
+
+    #[test]
+    fn the_moves_needed_at_the_start_count_cuts_less_kings() {
+        let deal = numbered::deal(1, SuitCount::Four, Rules::Standard);
+        let game = Game::new(&deal).unwrap();
+        let start = game.start();
+        // Each face-down card has a card on it to move off, but for a king
+        // on it, which the removal of its run may take away instead.
+        let mut kings_on_cards = 0;
+        for pile in 0..PILES {
+            let down = game.face_down_cards(pile);
+            kings_on_cards += down[1..]
+                .iter()
+                .filter(|slot| slot.known().unwrap().rank() == KING)
+                .count();
+            kings_on_cards += usize::from(start.card_from_top(pile, 0).unwrap().rank() == KING);
+        }
+        let piles = pile_stats(start, &Kings::of(&game));
         assert_eq!(
-            chaos(&game, start, &pile_chaoses(start)),
-            2 * 44 + 10 + 11 * 5
+            piles.iter().map(|pile| pile.king_cuts).sum::<i32>(),
+            kings_on_cards as i32
         );
+        assert_eq!(
+            moves_needed(&game, start, &piles),
+            44 - kings_on_cards.min(8) + 5
+        );
+    }
+
+    #[test]
+    fn the_moves_needed_never_exceed_the_moves_a_win_took() {
+        for (number, suits) in [
+            (1, SuitCount::One),
+            (2, SuitCount::Two),
+            (3, SuitCount::Four),
+        ] {
+            let deal = numbered::deal(number, suits, Rules::Standard);
+            let game = Game::new(&deal).unwrap();
+            let line = analyze(&deal, &Limits::default(), &AtomicBool::new(false))
+                .unwrap()
+                .line
+                .unwrap();
+            let kings = Kings::of(&game);
+            let positions = shorten::walk(&game, game.start(), &line).unwrap();
+            for (index, position) in positions.iter().enumerate() {
+                let needed = moves_needed(&game, position, &pile_stats(position, &kings));
+                assert!(
+                    needed <= line.len() - index,
+                    "deal {number}, {suits:?}: {needed} moves needed after {index} of {}",
+                    line.len()
+                );
+            }
+        }
     }
 
     #[test]

@@ -74,10 +74,10 @@ pub struct Limits {
 }
 
 /// The default of [`Limits::shorten_time`] in `analyze` and `batch`.
-/// Measured on PySol 1..20 (one core, 10 s per deal): 3 s of shortening
-/// took the median winning line from 199.5 moves to 140; on PySol 1..100,
-/// own 2-suit and 1-suit deals 1..100 the medians are 140, 109 and 91
-/// (docs/show-the-win.md).
+/// Measured with `cargo bench --bench solve` (one core, 10 s per deal):
+/// with 3 s of shortening the median winning lines of PySol 1..100, own
+/// 2-suit and 1-suit deals 1..100 are 130, 102 and 87 moves, from 194, 154
+/// and 120 for the first wins (docs/show-the-win.md).
 pub const DEFAULT_SHORTEN_TIME: Duration = Duration::from_secs(3);
 
 /// Why a search ended undecided.
@@ -566,6 +566,18 @@ fn shorter_line(
         left = left.min(limit.saturating_sub(search.elapsed()));
     }
     improve::improve(game, &line, std::time::Instant::now() + left, cancel)
+}
+
+/// `line` (which must win from the start of `game`), or a shorter winning
+/// line found by `deadline`: what `analyze` does with its first win (see
+/// [`improve`]).
+pub fn shorter_winning_line(
+    game: &Game,
+    line: &[Move],
+    deadline: std::time::Instant,
+    cancel: &AtomicBool,
+) -> Vec<Move> {
+    improve::improve(game, line, deadline, cancel)
 }
 
 /// A line to a good position the game can reach (most runs removed, then

@@ -31,7 +31,7 @@ const MOVE_WEIGHTS: [i32; 3] = [2, 3, 4];
 /// The positions along `line` from `start`: `positions[i]` is the position
 /// before move `i`, the last one is after the line. `None` when a move is
 /// illegal or turns up an unknown card.
-fn walk(game: &Game, start: &Position, line: &[Move]) -> Option<Vec<Position>> {
+pub(super) fn walk(game: &Game, start: &Position, line: &[Move]) -> Option<Vec<Position>> {
     let mut positions = Vec::with_capacity(line.len() + 1);
     positions.push(start.clone());
     for &mv in line {

@@ -428,3 +428,70 @@ fn shortened_lines_of_whole_games_still_win() {
         assert!(again.len() <= line.len());
     }
 }
+
+#[test]
+fn the_time_after_a_win_finds_the_shortest_line_of_an_endgame() {
+    use std::time::{Duration, Instant};
+    let deal = endgame(
+        &[("", "2S KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S"), ("", "AS")],
+        &[],
+        Rules::Standard,
+    );
+    let game = Game::new(&deal).unwrap();
+    // The 2S takes a detour through an empty pile before it carries the AS
+    // home: no move of it is spare, yet three moves win (no fewer can: the
+    // run must leave the 2S, then the 2S and the AS must each join it).
+    let long = shifts("1-3/11 1-4/1 2-4/1 4-3/2");
+    verify(&game, &long).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(1);
+    let short = spider_analyzer::solve::shorter_winning_line(
+        &game,
+        &long,
+        deadline,
+        &AtomicBool::new(false),
+    );
+    verify(&game, &short).unwrap();
+    assert_eq!(short.len(), 3, "{}", compact_line(&short));
+}
+
+#[test]
+fn lines_shortened_after_a_win_replay_and_are_never_longer() {
+    use spider_analyzer::deal::{numbered, pysol};
+    use std::time::{Duration, Instant};
+    let deals = [
+        (
+            "own 1-suit 4",
+            numbered::deal(4, SuitCount::One, Rules::Standard),
+        ),
+        (
+            "own 2-suit 5",
+            numbered::deal(5, SuitCount::Two, Rules::Standard),
+        ),
+        ("PySol 3", pysol::deal(3, Rules::Standard).unwrap()),
+    ];
+    for (name, deal) in deals {
+        let limits = Limits {
+            shorten_time: Duration::ZERO,
+            ..Limits::default()
+        };
+        let first = analyze(&deal, &limits, &AtomicBool::new(false))
+            .unwrap()
+            .line
+            .unwrap();
+        let game = Game::new(&deal).unwrap();
+        let deadline = Instant::now() + Duration::from_millis(500);
+        let short = spider_analyzer::solve::shorter_winning_line(
+            &game,
+            &first,
+            deadline,
+            &AtomicBool::new(false),
+        );
+        verify(&game, &short).unwrap();
+        assert!(
+            short.len() <= first.len(),
+            "{name}: {} moves, then {}",
+            first.len(),
+            short.len()
+        );
+    }
+}
