@@ -71,6 +71,54 @@ where
     fn pack(&self, state: &Self::State, out: &mut Vec<u8>);
     /// The state `bytes` (as [`pack`](PackedProblem::pack) wrote them) hold.
     fn unpack(&self, bytes: &[u8]) -> Self::State;
+
+    /// The kind of the packed state `bytes` and, when it is
+    /// [`NodeKind::Inner`], its successors, appended to `out` as their
+    /// fingerprint, layer and a token for
+    /// [`successor_packed`](PackedProblem::successor_packed), in the order
+    /// of [`Problem::successors`]. The search calls this for every state it
+    /// expands and builds only the successors that are new, so a problem
+    /// that can tell a successor's fingerprint without building it (Spider:
+    /// [`crate::game::Game::preview`]) saves most of the work. The default
+    /// unpacks the state and builds every successor.
+    fn expand_packed(&self, bytes: &[u8], out: &mut Vec<Successor>) -> NodeKind {
+        let state = self.unpack(bytes);
+        let kind = self.kind(&state);
+        if kind == NodeKind::Inner {
+            let mut next = Vec::new();
+            self.successors(&state, &mut next);
+            for (token, (_, s)) in next.iter().enumerate() {
+                out.push(Successor {
+                    fingerprint: self.fingerprint(s),
+                    layer: self.layer(s),
+                    token: token as u32,
+                });
+            }
+        }
+        kind
+    }
+
+    /// Appends to `out` the packed successor `token` (as
+    /// [`expand_packed`](PackedProblem::expand_packed) named it) of the
+    /// packed state `bytes`.
+    fn successor_packed(&self, bytes: &[u8], token: u32, out: &mut Vec<u8>) {
+        let state = self.unpack(bytes);
+        let mut next = Vec::new();
+        self.successors(&state, &mut next);
+        self.pack(&next[token as usize].1, out);
+    }
+}
+
+/// A successor as [`PackedProblem::expand_packed`] reports it, before it
+/// is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Successor {
+    /// Its [`Problem::fingerprint`].
+    pub fingerprint: u128,
+    /// Its [`Problem::layer`].
+    pub layer: u64,
+    /// What [`PackedProblem::successor_packed`] needs to build it.
+    pub token: u32,
 }
 
 /// What the search did in one layer.
@@ -457,23 +505,17 @@ where
                         batch
                             .par_iter()
                             .map(|segments| {
-                                expand_unit(
-                                    problem,
-                                    layer,
-                                    &frontier,
-                                    segments,
-                                    &tables,
-                                    keep_leaves,
-                                )
+                                expand_unit(problem, layer, &frontier, segments, keep_leaves)
                             })
                             .collect()
                     });
-                    let sames: Vec<Candidates> = outs
-                        .iter_mut()
-                        .map(|out| std::mem::take(&mut out.same))
-                        .collect();
-                    // Deduplicate each shard's new-looking successors.
-                    let candidates: usize = sames.iter().map(|c| c.sorted.len()).sum();
+                    // Deduplicate each shard's same-layer successors and
+                    // build the new ones, each shard by one thread.
+                    let sames: Vec<ByShard<Entry>> =
+                        outs.iter_mut().map(|o| std::mem::take(&mut o.same)).collect();
+                    let laters: Vec<ByShard<Entry>> =
+                        outs.iter_mut().map(|o| std::mem::take(&mut o.later)).collect();
+                    let candidates: usize = sames.iter().map(ByShard::len).sum();
                     let (new, dups): (u64, u64) = pool.install(|| {
                         tables
                             .par_iter_mut()
@@ -481,34 +523,31 @@ where
                             .enumerate()
                             .with_min_len(shards_per_task(candidates))
                             .map(|(shard, (table, next))| {
-                                let (mut new, mut dups) = (0, 0);
-                                for same in &sames {
-                                    let range = same.starts[shard] as usize
-                                        ..same.starts[shard + 1] as usize;
-                                    for &(fp, i) in &same.sorted[range] {
-                                        if table.insert(fp) {
-                                            next.push(same.arena.get(i as usize));
-                                            new += 1;
+                                let mut context = (table, next, 0, 0);
+                                let entries = sames.iter().flat_map(|o| o.shard(shard));
+                                for_each_prefetched(
+                                    &mut context,
+                                    entries,
+                                    |(table, ..), e| table.prefetch(e.fp),
+                                    |(table, next, new, dups), e| {
+                                        if table.insert(e.fp) {
+                                            build(problem, &frontier, e, next);
+                                            *new += 1;
                                         } else {
-                                            dups += 1;
+                                            *dups += 1;
                                         }
-                                    }
-                                }
-                                (new, dups)
+                                    },
+                                );
+                                (context.2, context.3)
                             })
                             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
                     });
-                    drop(sames);
                     here.positions += new;
                     stats.positions += new;
                     here.duplicates += dups;
                     // Successors for later layers join their pending
                     // buffers, each shard by one thread.
-                    let laters: Vec<Later> = outs
-                        .iter_mut()
-                        .map(|out| std::mem::take(&mut out.later))
-                        .collect();
-                    let later_count: usize = laters.iter().map(|l| l.sorted.len()).sum();
+                    let later_count: usize = laters.iter().map(ByShard::len).sum();
                     let spilling = spill.is_some();
                     let (bytes, dups, to_spill) = pool.install(|| {
                         pending
@@ -516,30 +555,50 @@ where
                             .enumerate()
                             .with_min_len(shards_per_task(later_count))
                             .map(|(shard, pending)| {
-                                let (mut bytes, mut dups) = (0, 0);
-                                let mut to_spill = Vec::new();
-                                for (unit, later) in laters.iter().enumerate() {
-                                    let range = later.starts[shard] as usize
-                                        ..later.starts[shard + 1] as usize;
-                                    for &(target, fp, i) in &later.sorted[range] {
+                                let mut context = (pending, 0, 0, Vec::new());
+                                let entries = laters.iter().flat_map(|o| o.shard(shard));
+                                for_each_prefetched(
+                                    &mut context,
+                                    entries,
+                                    |(pending, ..), e| {
+                                        if let Some(bucket) = pending.get(&e.layer) {
+                                            bucket.table.prefetch(e.fp);
+                                        }
+                                    },
+                                    |(pending, bytes, dups, to_spill), e| {
                                         assert!(
-                                            target > layer,
-                                            "a move led from layer {layer} to layer {target}: \
-                                         Problem::layer must never go down"
+                                            e.layer > layer,
+                                            "a move led from layer {layer} to layer {}: \
+                                             Problem::layer must never go down",
+                                            e.layer
                                         );
-                                        let record = later.arena.get(i as usize);
-                                        if pending.entry(target).or_default().push(fp, record) {
-                                            bytes += pending_record_bytes(record);
+                                        let bucket = pending.entry(e.layer).or_default();
+                                        if bucket.table.insert(e.fp) {
+                                            build(problem, &frontier, e, &mut bucket.arena);
+                                            let at = bucket.arena.len() - 1;
+                                            *bytes += pending_record_bytes(bucket.arena.get(at));
                                             if spilling {
-                                                to_spill.push((target, fp, unit, i));
+                                                to_spill.push((e.layer, e.fp, at as u32));
                                             }
                                         } else {
-                                            dups += 1;
+                                            *dups += 1;
                                         }
-                                    }
-                                }
-                                (bytes, dups, to_spill)
+                                    },
+                                );
+                                let (_, bytes, dups, to_spill) = context;
+                                (bytes, dups, (shard, to_spill))
                             })
+                            .fold(
+                                || (0, 0, Vec::new()),
+                                |mut a, b| {
+                                    a.0 += b.0;
+                                    a.1 += b.1;
+                                    if !b.2.1.is_empty() {
+                                        a.2.push(b.2);
+                                    }
+                                    a
+                                },
+                            )
                             .reduce(
                                 || (0, 0, Vec::new()),
                                 |mut a, b| {
@@ -551,16 +610,17 @@ where
                     pending_bytes += bytes;
                     here.duplicates += dups;
                     if let Some(spill) = &mut spill {
-                        for (target, fp, unit, i) in to_spill {
-                            spill.write(target, fp, laters[unit].arena.get(i as usize))?;
+                        for (shard, records) in to_spill {
+                            for (target, fp, at) in records {
+                                let record = pending[shard][&target].arena.get(at as usize);
+                                spill.write(target, fp, record)?;
+                            }
                         }
                     }
-                    drop(laters);
                     let mut leaves = Vec::new();
                     for out in outs {
                         here.expanded += out.expanded;
                         here.moves += out.moves;
-                        here.duplicates += out.duplicates;
                         here.goals += out.goals;
                         here.leaves += out.leaves;
                         here.dead += out.dead;
@@ -931,13 +991,12 @@ impl TreeCounts {
 
 /// What one work unit produced.
 struct UnitOut<S> {
-    /// Successors in the same layer not found in the table.
-    same: Candidates,
-    /// Successors in later layers.
-    later: Later,
+    /// Successors in the same layer, by shard.
+    same: ByShard<Entry>,
+    /// Successors in later layers, by shard.
+    later: ByShard<Entry>,
     expanded: u64,
     moves: u64,
-    duplicates: u64,
     goals: u64,
     leaves: u64,
     dead: u64,
@@ -946,24 +1005,127 @@ struct UnitOut<S> {
     leaf_states: Vec<(S, u32)>,
 }
 
-/// Expands the frontier states `range` of one shard's arena.
+/// A successor not built yet: its fingerprint and layer, and how to build
+/// it (the parent's place in the frontier and the problem's token).
+#[derive(Clone, Copy)]
+struct Entry {
+    fp: u128,
+    layer: u64,
+    parent: u32,
+    parent_shard: u16,
+    token: u32,
+}
+
+/// Items sorted by the shard of their fingerprint: shard `s`'s at
+/// `starts[s]..starts[s + 1]`.
+struct ByShard<T> {
+    items: Vec<T>,
+    starts: Box<[u32; SHARDS + 1]>,
+}
+
+impl<T> Default for ByShard<T> {
+    fn default() -> Self {
+        ByShard {
+            items: Vec::new(),
+            starts: Box::new([0; SHARDS + 1]),
+        }
+    }
+}
+
+impl ByShard<Entry> {
+    /// Sorts `entries` by shard (a counting sort, stable).
+    fn sort(entries: &[Entry]) -> ByShard<Entry> {
+        let mut starts = Box::new([0u32; SHARDS + 1]);
+        for e in entries {
+            starts[shard_of(e.fp) + 1] += 1;
+        }
+        for shard in 0..SHARDS {
+            starts[shard + 1] += starts[shard];
+        }
+        let mut at = starts.clone();
+        let mut items = vec![
+            Entry {
+                fp: 0,
+                layer: 0,
+                parent: 0,
+                parent_shard: 0,
+                token: 0
+            };
+            entries.len()
+        ];
+        for &e in entries {
+            let shard = shard_of(e.fp);
+            items[at[shard] as usize] = e;
+            at[shard] += 1;
+        }
+        ByShard { items, starts }
+    }
+
+    fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    fn shard(&self, shard: usize) -> &[Entry] {
+        &self.items[self.starts[shard] as usize..self.starts[shard + 1] as usize]
+    }
+}
+
+/// Calls `each` on every item in order, having called `prefetch` on the
+/// item a few places ahead: the table lines of a batch's successors are
+/// fetched while earlier ones are being inserted.
+#[inline]
+fn for_each_prefetched<'e, C>(
+    context: &mut C,
+    items: impl Iterator<Item = &'e Entry> + Clone,
+    prefetch: impl Fn(&C, &Entry),
+    mut each: impl FnMut(&mut C, &Entry),
+) {
+    const AHEAD: usize = 8;
+    let mut ahead = items.clone();
+    for e in ahead.by_ref().take(AHEAD) {
+        prefetch(context, e);
+    }
+    for e in items {
+        if let Some(next) = ahead.next() {
+            prefetch(context, next);
+        }
+        each(context, e);
+    }
+}
+
+/// Builds the successor `entry` stands for and appends its record (depth,
+/// packed state) to `arena`.
+#[inline]
+fn build<P: PackedProblem>(problem: &P, frontier: &[Arena], entry: &Entry, arena: &mut Arena)
+where
+    P::State: Send,
+{
+    let parent = frontier[entry.parent_shard as usize].get(entry.parent as usize);
+    let depth = u16::from_le_bytes([parent[0], parent[1]]).saturating_add(1);
+    arena.push_with(|bytes| {
+        bytes.extend_from_slice(&depth.to_le_bytes());
+        problem.successor_packed(&parent[2..], entry.token, bytes);
+    });
+}
+
+/// Expands the frontier states `segments` (shard, from, to) list: notes
+/// each successor's fingerprint, layer and token, sorted by shard; builds
+/// none of them.
 fn expand_unit<P: PackedProblem>(
     problem: &P,
     layer: u64,
     frontier: &[Arena],
     segments: &[(usize, usize, usize)],
-    tables: &[FpTable],
     keep_leaves: bool,
 ) -> UnitOut<P::State>
 where
     P::State: Send,
 {
     let mut unit = UnitOut {
-        same: Candidates::default(),
-        later: Later::default(),
+        same: ByShard::default(),
+        later: ByShard::default(),
         expanded: 0,
         moves: 0,
-        duplicates: 0,
         goals: 0,
         leaves: 0,
         dead: 0,
@@ -971,25 +1133,23 @@ where
         goal: None,
         leaf_states: Vec::new(),
     };
-    let mut out = Vec::new();
-    // Same-layer successors: packed, fingerprints noted and their table
-    // lines prefetched; looked up once the whole unit is expanded.
-    let mut found: Vec<(u128, u32)> = Vec::new();
-    let mut later: Vec<(u64, u128, u32)> = Vec::new();
-    for i in segments
+    let mut out: Vec<Successor> = Vec::with_capacity(64);
+    let mut same: Vec<Entry> = Vec::with_capacity(UNIT * 8);
+    let mut later: Vec<Entry> = Vec::new();
+    for (shard, i) in segments
         .iter()
         .flat_map(|&(shard, from, to)| (from..to).map(move |i| (shard, i)))
     {
-        let record = frontier[i.0].get(i.1);
+        let record = frontier[shard].get(i);
         let depth = u16::from_le_bytes([record[0], record[1]]) as u32;
-        let state = problem.unpack(&record[2..]);
         unit.max_depth = unit.max_depth.max(depth);
-        match problem.kind(&state) {
+        out.clear();
+        match problem.expand_packed(&record[2..], &mut out) {
             NodeKind::Inner => {}
             NodeKind::Leaf => {
                 unit.leaves += 1;
                 if keep_leaves {
-                    unit.leaf_states.push((state, depth));
+                    unit.leaf_states.push((problem.unpack(&record[2..]), depth));
                 }
                 continue;
             }
@@ -1000,6 +1160,7 @@ where
             NodeKind::Goal => {
                 unit.goals += 1;
                 if unit.goal.is_none() {
+                    let state = problem.unpack(&record[2..]);
                     unit.goal = Some(FoundGoal {
                         fingerprint: problem.fingerprint(&state),
                         state,
@@ -1010,104 +1171,25 @@ where
             }
         }
         unit.expanded += 1;
-        out.clear();
-        problem.successors(&state, &mut out);
         unit.moves += out.len() as u64;
-        let child_depth = (depth + 1).min(u16::MAX as u32) as u16;
-        for (_, next) in out.drain(..) {
-            let fp = problem.fingerprint(&next);
-            let next_layer = problem.layer(&next);
-            if next_layer == layer {
-                tables[shard_of(fp)].prefetch(fp);
-                found.push((fp, unit.same.arena.len() as u32));
-                unit.same.arena.push_with(|bytes| {
-                    bytes.extend_from_slice(&child_depth.to_le_bytes());
-                    problem.pack(&next, bytes);
-                });
+        for s in &out {
+            let entry = Entry {
+                fp: s.fingerprint,
+                layer: s.layer,
+                parent: i as u32,
+                parent_shard: shard as u16,
+                token: s.token,
+            };
+            if s.layer == layer {
+                same.push(entry);
             } else {
-                later.push((next_layer, fp, unit.later.arena.len() as u32));
-                unit.later.arena.push_with(|bytes| {
-                    bytes.extend_from_slice(&child_depth.to_le_bytes());
-                    problem.pack(&next, bytes);
-                });
+                later.push(entry);
             }
         }
     }
-    // Drop those already stored; sort the rest by shard (counting sort).
-    let mut counts = [0u32; SHARDS + 1];
-    found.retain(|&(fp, _)| {
-        let known = tables[shard_of(fp)].contains(fp);
-        if !known {
-            counts[shard_of(fp) + 1] += 1;
-        }
-        !known
-    });
-    unit.duplicates += unit.same.arena.len() as u64 - found.len() as u64;
-    for shard in 0..SHARDS {
-        counts[shard + 1] += counts[shard];
-    }
-    unit.same.starts = counts;
-    let mut at = counts;
-    unit.same.sorted = vec![(0, 0); found.len()];
-    for (fp, i) in found {
-        let shard = shard_of(fp);
-        unit.same.sorted[at[shard] as usize] = (fp, i);
-        at[shard] += 1;
-    }
-    let mut counts = [0u32; SHARDS + 1];
-    for &(_, fp, _) in &later {
-        counts[shard_of(fp) + 1] += 1;
-    }
-    for shard in 0..SHARDS {
-        counts[shard + 1] += counts[shard];
-    }
-    unit.later.starts = counts;
-    let mut at = counts;
-    unit.later.sorted = vec![(0, 0, 0); later.len()];
-    for entry in later {
-        let shard = shard_of(entry.1);
-        unit.later.sorted[at[shard] as usize] = entry;
-        at[shard] += 1;
-    }
+    unit.same = ByShard::sort(&same);
+    unit.later = ByShard::sort(&later);
     unit
-}
-
-/// The later-layer successors of one work unit: records in `arena`,
-/// (layer, fingerprint, record) sorted by shard, shard `s` at
-/// `starts[s]..starts[s + 1]`.
-struct Later {
-    arena: Arena,
-    sorted: Vec<(u64, u128, u32)>,
-    starts: [u32; SHARDS + 1],
-}
-
-impl Default for Later {
-    fn default() -> Self {
-        Later {
-            arena: Arena::default(),
-            sorted: Vec::new(),
-            starts: [0; SHARDS + 1],
-        }
-    }
-}
-
-/// The same-layer successors of one work unit that were not in the table
-/// when it looked: records in `arena`, (fingerprint, record) sorted by
-/// shard, shard `s` at `starts[s]..starts[s + 1]`.
-struct Candidates {
-    arena: Arena,
-    sorted: Vec<(u128, u32)>,
-    starts: [u32; SHARDS + 1],
-}
-
-impl Default for Candidates {
-    fn default() -> Self {
-        Candidates {
-            arena: Arena::default(),
-            sorted: Vec::new(),
-            starts: [0; SHARDS + 1],
-        }
-    }
 }
 
 /// The states waiting for later layers: per shard, per layer.
