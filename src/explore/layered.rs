@@ -511,10 +511,14 @@ where
                     });
                     // Deduplicate each shard's same-layer successors and
                     // build the new ones, each shard by one thread.
-                    let sames: Vec<ByShard<Entry>> =
-                        outs.iter_mut().map(|o| std::mem::take(&mut o.same)).collect();
-                    let laters: Vec<ByShard<Entry>> =
-                        outs.iter_mut().map(|o| std::mem::take(&mut o.later)).collect();
+                    let sames: Vec<ByShard<Entry>> = outs
+                        .iter_mut()
+                        .map(|o| std::mem::take(&mut o.same))
+                        .collect();
+                    let laters: Vec<ByShard<Entry>> = outs
+                        .iter_mut()
+                        .map(|o| std::mem::take(&mut o.later))
+                        .collect();
                     let candidates: usize = sames.iter().map(ByShard::len).sum();
                     let (new, dups): (u64, u64) = pool.install(|| {
                         tables
@@ -523,22 +527,34 @@ where
                             .enumerate()
                             .with_min_len(shards_per_task(candidates))
                             .map(|(shard, (table, next))| {
-                                let mut context = (table, next, 0, 0);
+                                let mut fresh: Vec<&Entry> = Vec::new();
                                 let entries = sames.iter().flat_map(|o| o.shard(shard));
                                 for_each_prefetched(
-                                    &mut context,
+                                    &mut (&mut *table, &mut fresh),
                                     entries,
-                                    |(table, ..), e| table.prefetch(e.fp),
-                                    |(table, next, new, dups), e| {
+                                    |(table, _), e| table.prefetch(e.fp),
+                                    |(table, fresh), e| {
                                         if table.insert(e.fp) {
-                                            build(problem, &frontier, e, next);
-                                            *new += 1;
-                                        } else {
-                                            *dups += 1;
+                                            fresh.push(e);
                                         }
                                     },
                                 );
-                                (context.2, context.3)
+                                let new = fresh.len() as u64;
+                                let dups = sames
+                                    .iter()
+                                    .map(|o| o.shard(shard).len() as u64)
+                                    .sum::<u64>()
+                                    - new;
+                                for_each_prefetched(
+                                    next,
+                                    fresh.into_iter(),
+                                    |_, e| {
+                                        frontier[e.parent_shard as usize]
+                                            .prefetch(e.parent as usize)
+                                    },
+                                    |next, e| build(problem, &frontier, e, next),
+                                );
+                                (new, dups)
                             })
                             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
                     });
@@ -1011,7 +1027,10 @@ struct UnitOut<S> {
 struct Entry {
     fp: u128,
     layer: u64,
+    /// The parent's record: its offset in its shard's frontier arena, its
+    /// length and the shard.
     parent: u32,
+    parent_len: u16,
     parent_shard: u16,
     token: u32,
 }
@@ -1048,6 +1067,7 @@ impl ByShard<Entry> {
                 fp: 0,
                 layer: 0,
                 parent: 0,
+                parent_len: 0,
                 parent_shard: 0,
                 token: 0
             };
@@ -1078,9 +1098,9 @@ fn for_each_prefetched<'e, C>(
     context: &mut C,
     items: impl Iterator<Item = &'e Entry> + Clone,
     prefetch: impl Fn(&C, &Entry),
-    mut each: impl FnMut(&mut C, &Entry),
+    mut each: impl FnMut(&mut C, &'e Entry),
 ) {
-    const AHEAD: usize = 8;
+    const AHEAD: usize = 16;
     let mut ahead = items.clone();
     for e in ahead.by_ref().take(AHEAD) {
         prefetch(context, e);
@@ -1100,7 +1120,8 @@ fn build<P: PackedProblem>(problem: &P, frontier: &[Arena], entry: &Entry, arena
 where
     P::State: Send,
 {
-    let parent = frontier[entry.parent_shard as usize].get(entry.parent as usize);
+    let parent = &frontier[entry.parent_shard as usize].bytes
+        [entry.parent as usize..entry.parent as usize + entry.parent_len as usize];
     let depth = u16::from_le_bytes([parent[0], parent[1]]).saturating_add(1);
     arena.push_with(|bytes| {
         bytes.extend_from_slice(&depth.to_le_bytes());
@@ -1140,7 +1161,7 @@ where
         .iter()
         .flat_map(|&(shard, from, to)| (from..to).map(move |i| (shard, i)))
     {
-        let record = frontier[shard].get(i);
+        let (offset, record) = frontier[shard].get_at(i);
         let depth = u16::from_le_bytes([record[0], record[1]]) as u32;
         unit.max_depth = unit.max_depth.max(depth);
         out.clear();
@@ -1176,7 +1197,8 @@ where
             let entry = Entry {
                 fp: s.fingerprint,
                 layer: s.layer,
-                parent: i as u32,
+                parent: offset as u32,
+                parent_len: record.len() as u16,
                 parent_shard: shard as u16,
                 token: s.token,
             };
@@ -1256,8 +1278,30 @@ impl Arena {
     }
 
     fn get(&self, i: usize) -> &[u8] {
+        self.get_at(i).1
+    }
+
+    /// Record `i` and where it starts in `bytes`.
+    fn get_at(&self, i: usize) -> (usize, &[u8]) {
         let from = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.bytes[from..self.ends[i] as usize]
+        (from, &self.bytes[from..self.ends[i] as usize])
+    }
+
+    /// Asks the processor to fetch the start of the record at `offset`.
+    #[inline]
+    fn prefetch(&self, offset: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(byte) = self.bytes.get(offset) {
+            // SAFETY: a prefetch is only a hint; the address is in bounds.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(
+                    byte as *const u8 as *const i8,
+                    std::arch::x86_64::_MM_HINT_T0,
+                )
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = offset;
     }
 
     fn push(&mut self, record: &[u8]) {

@@ -53,7 +53,11 @@ const PAD: usize = 16;
 fn word(bytes: &[u8], at: usize, end: usize) -> u64 {
     let w = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"));
     let keep = end.saturating_sub(at);
-    if keep >= 8 { w } else { w & ((1u64 << (8 * keep)) - 1) }
+    if keep >= 8 {
+        w
+    } else {
+        w & ((1u64 << (8 * keep)) - 1)
+    }
 }
 
 /// Both lanes over `bytes[start..end]` (`bytes` reaching `end + PAD`).
@@ -112,6 +116,10 @@ pub struct PileHashes {
     piles: [u128; PILES],
     sum: u128,
     unordered: bool,
+    /// Where each pile's face-up cards start in the position.
+    starts: [u8; PILES + 1],
+    /// Face-down cards on the table.
+    down_total: u32,
 }
 
 impl PileHashes {
@@ -145,8 +153,10 @@ impl Position {
         let mut padded = [0u8; DECK_CARDS + PAD];
         padded[..DECK_CARDS].copy_from_slice(&self.cards);
         let mut start = 0;
+        let mut starts = [0u8; PILES + 1];
         for (pile, hash) in piles.iter_mut().enumerate() {
             let end = start + self.up[pile] as usize;
+            starts[pile + 1] = end as u8;
             *hash = pile_hash_padded(
                 tag(pile, self.down[pile], unordered),
                 self.down[pile],
@@ -161,6 +171,8 @@ impl Position {
             piles,
             sum,
             unordered,
+            starts,
+            down_total: self.down.iter().map(|&d| d as u32).sum(),
         }
     }
 }
@@ -198,11 +210,12 @@ impl Game {
         to: usize,
         count: usize,
     ) -> Preview {
-        let source = position.face_up_raw(from);
-        let target = position.face_up_raw(to);
+        let at = |pile: usize| hashes.starts[pile] as usize..hashes.starts[pile + 1] as usize;
+        let source = &position.cards[at(from)];
+        let target = &position.cards[at(to)];
         let keep = source.len() - count;
         let mut removed = position.removed;
-        let mut down_total = position.down.iter().map(|&d| d as u32).sum::<u32>();
+        let mut down_total = hashes.down_total;
         // `from` keeps the cards under the run (settled first, as apply
         // does), `to` gets the run on top.
         let mut a = Pile {
@@ -256,7 +269,9 @@ impl Game {
         }
         Preview {
             key,
-            layer: (position.dealt as u64) << 16 | (removed as u64) << 8 | (255 - down_total as u64),
+            layer: (position.dealt as u64) << 16
+                | (removed as u64) << 8
+                | (255 - down_total as u64),
         }
     }
 
@@ -281,11 +296,7 @@ impl Game {
         {
             let next = self.apply(position, mv).position;
             debug_assert_eq!(preview.key, next.sum_key(hashes.unordered), "{mv}");
-            debug_assert_eq!(
-                preview.layer,
-                crate::solve::stage::layer_of(&next),
-                "{mv}"
-            );
+            debug_assert_eq!(preview.layer, crate::solve::stage::layer_of(&next), "{mv}");
         }
         preview
     }
@@ -293,7 +304,9 @@ impl Game {
     /// A move as a 32-bit token ([`Game::move_of_token`] reads it back).
     pub fn token_of(mv: Move) -> u32 {
         match mv {
-            Move::Shift { from, to, count } => from as u32 | (to as u32) << 8 | (count as u32) << 16,
+            Move::Shift { from, to, count } => {
+                from as u32 | (to as u32) << 8 | (count as u32) << 16
+            }
             Move::Deal => u32::MAX,
         }
     }
@@ -341,11 +354,7 @@ mod tests {
                         let next = game.apply(&position, mv).position;
                         let preview = game.preview(&position, &hashes, mv);
                         assert_eq!(preview.key, next.sum_key(unordered), "{mv}");
-                        assert_eq!(
-                            preview.layer,
-                            crate::solve::stage::layer_of(&next),
-                            "{mv}"
-                        );
+                        assert_eq!(preview.layer, crate::solve::stage::layer_of(&next), "{mv}");
                         checked += 1;
                         if !unordered && seen.insert(next.sum_key(false)) {
                             queue.push(next);
