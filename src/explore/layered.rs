@@ -248,6 +248,8 @@ pub enum CheckpointError {
 
 type LeafCallback<'a, S> = Box<dyn FnMut(&S, u32) -> ControlFlow<()> + 'a>;
 type ProgressCallback<'a> = Box<dyn FnMut(&LayeredStats) + 'a>;
+type NoteSave<'a> = Box<dyn FnMut() -> String + 'a>;
+type NoteRestore<'a> = Box<dyn FnMut(&str) + 'a>;
 
 /// A layered search over a [`PackedProblem`], configured with builder
 /// methods and started with [`run`](Layered::run).
@@ -303,6 +305,7 @@ where
     checkpoint: Option<(PathBuf, String)>,
     on_leaf: Option<LeafCallback<'a, P::State>>,
     on_progress: Option<ProgressCallback<'a>>,
+    note: Option<(NoteSave<'a>, NoteRestore<'a>)>,
 }
 
 impl<'a, P: PackedProblem> Layered<'a, P>
@@ -322,6 +325,7 @@ where
             checkpoint: None,
             on_leaf: None,
             on_progress: None,
+            note: None,
         }
     }
 
@@ -364,6 +368,21 @@ where
     /// and its settings): a checkpoint of another search is refused.
     pub fn checkpoint(mut self, dir: impl Into<PathBuf>, id: impl Into<String>) -> Self {
         self.checkpoint = Some((dir.into(), id.into()));
+        self
+    }
+
+    /// What the caller gathered alongside the search (from its
+    /// [`on_leaf`](Layered::on_leaf) callback, say) kept in the checkpoint:
+    /// `save` is called at every layer boundary and its text written to
+    /// the manifest; `restore` is called with that text when a run
+    /// resumes, before the search continues. Without a checkpoint neither
+    /// is called.
+    pub fn checkpoint_note(
+        mut self,
+        save: impl FnMut() -> String + 'a,
+        restore: impl FnMut(&str) + 'a,
+    ) -> Self {
+        self.note = Some((Box::new(save), Box::new(restore)));
         self
     }
 
@@ -425,6 +444,9 @@ where
                 stats.max_depth = manifest.max_depth;
                 stats.resumed_layers = stats.layers.len();
                 done_through = stats.layers.last().map(|l| l.layer);
+                if let Some((_, restore)) = &mut self.note {
+                    restore(&manifest.note);
+                }
                 for layer in &stats.layers {
                     read_spill(dir, layer.layer, |target, fp, record| {
                         if Some(target) > done_through {
@@ -699,7 +721,11 @@ where
             stats.layers.push(here);
             if let (Some(spill), Some((dir, id))) = (spill, &self.checkpoint) {
                 spill.finish()?;
-                write_manifest(dir, id, &stats)?;
+                let note = match &mut self.note {
+                    Some((save, _)) => save(),
+                    None => String::new(),
+                };
+                write_manifest(dir, id, &stats, note)?;
             }
         };
         stats.elapsed = started.elapsed();
@@ -1473,9 +1499,14 @@ struct Manifest {
     /// Every finished layer, in order.
     layers: Vec<LayerStats>,
     max_depth: u32,
+    /// The caller's note ([`Layered::checkpoint_note`]).
+    #[serde(default)]
+    note: String,
 }
 
-const MANIFEST_VERSION: u32 = 1;
+/// 2: fingerprints are Spider's sum-of-piles keys
+/// ([`crate::game::Position::sum_key`]); a manifest has a note.
+const MANIFEST_VERSION: u32 = 2;
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
     move |source| CheckpointError::Io {
@@ -1495,7 +1526,13 @@ fn read_manifest(dir: &Path, id: &str) -> Result<Option<Manifest>, CheckpointErr
         path: path.clone(),
         what: e.to_string(),
     })?;
-    if manifest.version != MANIFEST_VERSION || manifest.id != id {
+    if manifest.version != MANIFEST_VERSION {
+        return Err(CheckpointError::OtherSearch {
+            path: dir.to_path_buf(),
+            found: format!("format {} of another version of spider", manifest.version),
+        });
+    }
+    if manifest.id != id {
         return Err(CheckpointError::OtherSearch {
             path: dir.to_path_buf(),
             found: manifest.id,
@@ -1520,12 +1557,18 @@ fn write_file_atomically(
     result.map_err(io_error(path))
 }
 
-fn write_manifest(dir: &Path, id: &str, stats: &LayeredStats) -> Result<(), CheckpointError> {
+fn write_manifest(
+    dir: &Path,
+    id: &str,
+    stats: &LayeredStats,
+    note: String,
+) -> Result<(), CheckpointError> {
     let manifest = Manifest {
         version: MANIFEST_VERSION,
         id: id.to_string(),
         layers: stats.layers.clone(),
         max_depth: stats.max_depth,
+        note,
     };
     write_file_atomically(&dir.join("manifest.json"), |out| {
         serde_json::to_writer(&mut *out, &manifest)?;

@@ -84,6 +84,14 @@ impl<'g> ExhaustiveProblem<'g> {
         std::array::from_fn(|pile| self.fewest_per_pile[pile].load(Ordering::Relaxed))
     }
 
+    /// Lowers the fewest face-down cards seen on each pile to `fewest` (a
+    /// resumed search's, read from its checkpoint).
+    pub fn note_fewest_per_pile(&self, fewest: [u8; crate::deal::PILES]) {
+        for (seen, fewest) in self.fewest_per_pile.iter().zip(fewest) {
+            seen.fetch_min(fewest, Ordering::Relaxed);
+        }
+    }
+
     /// The key of `position`: its sum-of-piles key
     /// ([`Position::sum_key`], which [`Game::preview`] computes without
     /// building the position), with the symmetry reduction unordered (the
