@@ -47,16 +47,13 @@ fn runs() -> usize {
 /// seconds, from `/proc/self/stat` (clock ticks of 10 ms).
 fn cpu_seconds() -> f64 {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    // Fields after the command's closing parenthesis: utime and stime are
-    // the 12th and 13th.
+    // Fields after the command's closing parenthesis (the state first):
+    // utime and stime are the 12th and 13th.
     let rest = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let fields: Vec<f64> = rest
-        .split_whitespace()
-        .filter_map(|f| f.parse().ok())
-        .collect();
-    fields
-        .get(11)
-        .zip(fields.get(12))
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
+    ticks(11)
+        .zip(ticks(12))
         .map_or(0.0, |(u, s)| (u + s) / 100.0)
 }
 
@@ -220,7 +217,8 @@ fn exhaustive_stage_searches() {
                 let stats = outcome.stats;
                 let cpu = cpu_seconds() - cpu;
                 rates[i].push(stats.positions_per_second());
-                if cpu > 0.0 {
+                // Ticks of 10 ms: only runs of a second or more say much.
+                if cpu >= 1.0 {
                     cpu_rates[i].push(stats.positions as f64 / cpu);
                 }
                 table = stats.table_bytes_per_position();
