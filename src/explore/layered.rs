@@ -13,9 +13,11 @@
 //! - **Every core.** Each breadth-first step expands its states in parallel
 //!   (rayon); successors are partitioned by fingerprint into [`SHARDS`]
 //!   shards and each shard is deduplicated by one thread, so no lock is
-//!   taken. Before a successor is even packed, the worker looks its
-//!   fingerprint up in the (read-only during expansion) table: most
-//!   duplicates cost one probe.
+//!   taken. A successor is first only a fingerprint, a layer and a token
+//!   ([`PackedProblem::expand_packed`]); the shard's thread inserts the
+//!   fingerprint in its table and builds the state
+//!   ([`PackedProblem::successor_packed`]) only when it is new, so a
+//!   duplicate costs one table probe.
 //! - **A few bytes a state.** A stored state is its 128-bit
 //!   [`Problem::fingerprint`] in a compact open-addressing table ([`FpTable`]:
 //!   16-byte slots, at most 90 % full, grown by a fifth at a time), about
