@@ -1182,9 +1182,12 @@ where
         goal: None,
         leaf_states: Vec::new(),
     };
-    let mut out: Vec<Successor> = Vec::with_capacity(64);
-    let mut same: Vec<Entry> = Vec::with_capacity(UNIT * 8);
-    let mut later: Vec<Entry> = Vec::new();
+    // Scratch reused by every unit this thread expands (no allocation, no
+    // fresh pages per unit).
+    let (mut out, mut same, mut later) = SCRATCH.take();
+    out.clear();
+    same.clear();
+    later.clear();
     for (shard, i) in segments
         .iter()
         .flat_map(|&(shard, from, to)| (from..to).map(move |i| (shard, i)))
@@ -1239,7 +1242,15 @@ where
     }
     unit.same = ByShard::sort(&same);
     unit.later = ByShard::sort(&later);
+    SCRATCH.set((out, same, later));
     unit
+}
+
+thread_local! {
+    /// [`expand_unit`]'s scratch: successors of one state, then the unit's
+    /// same-layer and later-layer entries before they are sorted.
+    static SCRATCH: std::cell::Cell<(Vec<Successor>, Vec<Entry>, Vec<Entry>)> =
+        const { std::cell::Cell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
 /// The states waiting for later layers: per shard, per layer.
