@@ -1006,6 +1006,23 @@ mod tests {
     use crate::cards::SuitCount;
     use crate::deal::{Rules, numbered};
 
+    /// The solver's note in a checkpoint reads back as it was written:
+    /// the reveals with their line lengths and the fewest face-down cards
+    /// per pile (a resumed proof reports them as an uninterrupted one).
+    #[test]
+    fn the_checkpoint_note_reads_back() {
+        let reveals = BTreeMap::from([
+            (Place::FaceDown { pile: 3, index: 2 }, 17),
+            (Place::Stock { row: 4, pile: 10 }, 250),
+        ]);
+        let fewest = [0, 1, 2, 3, 4, 5, 0, 0, 1, 5];
+        let note = checkpoint_note(&reveals, &fewest);
+        let (read, read_fewest) = read_checkpoint_note(&note);
+        assert_eq!(read.into_iter().collect::<BTreeMap<_, _>>(), reveals);
+        assert_eq!(read_fewest, Some(fewest));
+        assert_eq!(read_checkpoint_note(""), (Vec::new(), None));
+    }
+
     fn run(deal: &crate::deal::Deal, pass: Pass) -> Outcome {
         let game = Game::new(deal).unwrap();
         let limits = Limits::default();
