@@ -23,9 +23,12 @@
 //! one place where sound pruning belongs: a position the dead-end test
 //! ([`super::prune::dead_end`]) proves lost is [`NodeKind::Dead`] (counted,
 //! not expanded, and unlike a reveal it leaves the verdict decided); a
-//! reduced move set would go in `successors`. Each reduction can be switched
-//! off ([`Reductions`]); without the symmetry reduction, positions are keyed
-//! by their exact fingerprint.
+//! reduced move set would go in `successors` *and* in
+//! `ExhaustiveProblem::expand_packed`, which the layered search calls
+//! instead (the same moves in the same order: it previews them, and
+//! `successor_packed` rebuilds a successor from its move). Each reduction
+//! can be switched off ([`Reductions`]); without the symmetry reduction,
+//! positions are keyed by their exact (ordered) sum-of-piles key.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -167,7 +170,8 @@ impl Problem for ExhaustiveProblem<'_> {
 
     /// Every legal move but the one straight back to the parent. (A
     /// reduced move set, from a proof that it keeps a win when there is
-    /// one, would go here.)
+    /// one, would go here and in `expand_packed`, which the layered search
+    /// calls.)
     fn successors(&self, visit: &Visit, out: &mut Vec<(Move, Visit)>) {
         let position = &visit.step.position;
         MOVES.with_borrow_mut(|moves| {
