@@ -43,6 +43,30 @@ fn runs() -> usize {
         .unwrap_or(3)
 }
 
+/// The process's CPU time so far (user and system, all threads), in
+/// seconds, from `/proc/self/stat` (clock ticks of 10 ms).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command's closing parenthesis (the state first):
+    // utime and stime are the 12th and 13th.
+    let rest = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
+    ticks(11)
+        .zip(ticks(12))
+        .map_or(0.0, |(u, s)| (u + s) / 100.0)
+}
+
+/// The load average (1, 5 and 15 minutes), as `/proc/loadavg` gives it.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .unwrap_or_default()
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The process's peak resident memory so far, in bytes (VmHWM).
 fn peak_rss() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -59,11 +83,12 @@ fn peak_rss() -> u64 {
         .map_or(0, |kb| kb * 1024)
 }
 
-/// Runs `spider` with `args` under `/usr/bin/time`: (seconds, peak KB).
-fn timed_spider(args: &[&str]) -> (f64, u64) {
+/// Runs `spider` with `args` under `/usr/bin/time`: (seconds, peak KB,
+/// CPU seconds: user and system).
+fn timed_spider(args: &[&str]) -> (f64, u64, f64) {
     let spider = env!("CARGO_BIN_EXE_spider");
     let output = Command::new("/usr/bin/time")
-        .args(["-f", "TIME %e %M"])
+        .args(["-f", "TIME %e %M %U %S"])
         .arg(spider)
         .args(args)
         .output()
@@ -77,18 +102,28 @@ fn timed_spider(args: &[&str]) -> (f64, u64) {
     let mut parts = line.split_whitespace();
     let secs = parts.next().unwrap().parse().unwrap();
     let kb = parts.next().unwrap().parse().unwrap();
-    (secs, kb)
+    let cpu: f64 = parts.map(|p| p.parse::<f64>().unwrap()).sum();
+    (secs, kb, cpu)
 }
 
 fn graph_count_against_stats() {
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/deals/unwon-2017.yaml");
     let (mut count_t, mut count_m, mut stats_t, mut stats_m) = (vec![], vec![], vec![], vec![]);
+    let (mut count_cpu, mut one_cpu, mut stats_cpu) = (vec![], vec![], vec![]);
     for run in 0..runs() {
-        let (t, m) = timed_spider(&["graph", file, "--stage", "1", "--count"]);
-        println!("  run {run}: --count {t:.1} s, {:.0} MB", m as f64 / 1024.0);
+        let (t, m, cpu) = timed_spider(&["graph", file, "--stage", "1", "--count"]);
+        println!(
+            "  run {run}: --count {t:.1} s ({cpu:.1} s CPU), {:.0} MB; load average {}",
+            m as f64 / 1024.0,
+            load_average()
+        );
+        count_cpu.push(cpu);
+        let (t1, _, cpu1) = timed_spider(&["graph", file, "--stage", "1", "--count", "-j", "1"]);
+        println!("  run {run}: --count -j 1 {t1:.1} s ({cpu1:.1} s CPU)");
+        one_cpu.push(cpu1);
         count_t.push(t);
         count_m.push(m as f64);
-        let (t, m) = timed_spider(&[
+        let (t, m, cpu) = timed_spider(&[
             "graph",
             file,
             "--stage",
@@ -97,7 +132,11 @@ fn graph_count_against_stats() {
             "--max-nodes",
             "13000000",
         ]);
-        println!("  run {run}: --stats {t:.1} s, {:.0} MB", m as f64 / 1024.0);
+        println!(
+            "  run {run}: --stats {t:.1} s ({cpu:.1} s CPU), {:.0} MB",
+            m as f64 / 1024.0
+        );
+        stats_cpu.push(cpu);
         stats_t.push(t);
         stats_m.push(m as f64);
     }
@@ -114,6 +153,14 @@ fn graph_count_against_stats() {
         sm / 1024.0,
         st / ct,
         cm / sm
+    );
+    let (cc, oc, sc) = (median(count_cpu), median(one_cpu), median(stats_cpu));
+    println!(
+        "  CPU time (user + system): --count {cc:.1} s (all threads), --count -j 1 {oc:.1} s, \
+         --stats {sc:.1} s: --stats takes {:.2}x the CPU of --count -j 1 \
+         ({:.2} M positions per CPU-second on one thread)",
+        sc / oc,
+        11_977_064.0 / oc / 1e6
     );
 }
 
@@ -154,11 +201,13 @@ fn exhaustive_stage_searches() {
             ..Limits::default()
         };
         let mut rates = [vec![], vec![]];
+        let mut cpu_rates = [vec![], vec![]];
         let mut table = 0.0;
         let mut engine_peak = 0;
         let mut positions = 0;
         for _ in 0..runs() {
             for (i, jobs) in [1, 2].into_iter().enumerate() {
+                let cpu = cpu_seconds();
                 let outcome = Layered::new(&problem)
                     .stop(Stop::Exhaust)
                     .jobs(Some(jobs))
@@ -166,7 +215,12 @@ fn exhaustive_stage_searches() {
                     .run()
                     .unwrap();
                 let stats = outcome.stats;
+                let cpu = cpu_seconds() - cpu;
                 rates[i].push(stats.positions_per_second());
+                // Ticks of 10 ms: only runs of a second or more say much.
+                if cpu >= 1.0 {
+                    cpu_rates[i].push(stats.positions as f64 / cpu);
+                }
                 table = stats.table_bytes_per_position();
                 engine_peak = engine_peak.max(stats.peak_memory_bytes);
                 positions = stats.positions;
@@ -188,6 +242,19 @@ fn exhaustive_stage_searches() {
             }
         }
         let (one, two) = (median(rates[0].clone()), median(rates[1].clone()));
+        let per_cpu = |rates: &Vec<f64>| {
+            if rates.is_empty() {
+                "-".to_string()
+            } else {
+                format!("{:.2}", median(rates.clone()) / 1e6)
+            }
+        };
+        println!(
+            "{name}: per CPU-second (ticks of 10 ms): 1 thread {} M, 2 threads {} M; load average now {}",
+            per_cpu(&cpu_rates[0]),
+            per_cpu(&cpu_rates[1]),
+            load_average()
+        );
         println!(
             "{name}: {positions} positions; layered 1 thread {:.2} M/s, 2 threads {:.2} M/s ({:.2}x), \
              table {table:.1} bytes/position, engine peak {:.0} MB, process VmHWM so far {:.0} MB{}",
@@ -277,6 +344,7 @@ fn main() {
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let wanted = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
     let started = Instant::now();
+    println!("load average at the start: {}", load_average());
     if wanted("queens") {
         queens();
     }
@@ -286,5 +354,9 @@ fn main() {
     if wanted("graph") {
         graph_count_against_stats();
     }
-    println!("bench done in {:.0} s", started.elapsed().as_secs_f64());
+    println!(
+        "bench done in {:.0} s; load average at the end: {}",
+        started.elapsed().as_secs_f64(),
+        load_average()
+    );
 }

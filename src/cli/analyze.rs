@@ -105,6 +105,13 @@ pub struct Args {
     /// passes that look for a win first.
     #[arg(long)]
     exhaustive_only: bool,
+    /// Save the exhaustive search (the proof) of the deal as written in
+    /// DIR at every layer boundary, and continue from DIR when it holds
+    /// such a save: a long proof stopped by a limit, Ctrl-C or a crash
+    /// resumes where it stopped, with the same verdict and counts (see
+    /// docs/engine.md). Not used for the completions of XX cards.
+    #[arg(long, value_name = "DIR")]
+    checkpoint: Option<PathBuf>,
     /// Also write a page that plays the winning line (one self-contained
     /// HTML file; without a win it shows the position).
     #[arg(long, value_name = "OUT.html")]
@@ -140,6 +147,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         exhaustive_only: args.exhaustive_only,
         shorten_time: super::seconds("--shorten-time", args.shorten_time)?,
+        checkpoint: None,
     };
     let cancel = super::cancel_on_ctrl_c();
     let spinner = super::spinner();
@@ -155,7 +163,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             p.fewest_face_down
         )),
     };
-    let analysis = analyze_with_progress(&deal, &limits, &cancel, &show)?;
+    let main_limits = Limits {
+        checkpoint: args.checkpoint.clone(),
+        ..limits.clone()
+    };
+    let analysis = analyze_with_progress(&deal, &main_limits, &cancel, &show)?;
     spinner.finish_and_clear();
 
     let unknown = deal.unknown_places().len();

@@ -13,9 +13,11 @@
 //! - **Every core.** Each breadth-first step expands its states in parallel
 //!   (rayon); successors are partitioned by fingerprint into [`SHARDS`]
 //!   shards and each shard is deduplicated by one thread, so no lock is
-//!   taken. Before a successor is even packed, the worker looks its
-//!   fingerprint up in the (read-only during expansion) table: most
-//!   duplicates cost one probe.
+//!   taken. A successor is first only a fingerprint, a layer and a token
+//!   ([`PackedProblem::expand_packed`]); the shard's thread inserts the
+//!   fingerprint in its table and builds the state
+//!   ([`PackedProblem::successor_packed`]) only when it is new, so a
+//!   duplicate costs one table probe.
 //! - **A few bytes a state.** A stored state is its 128-bit
 //!   [`Problem::fingerprint`] in a compact open-addressing table ([`FpTable`]:
 //!   16-byte slots, at most 90 % full, grown by a fifth at a time), about
@@ -71,6 +73,54 @@ where
     fn pack(&self, state: &Self::State, out: &mut Vec<u8>);
     /// The state `bytes` (as [`pack`](PackedProblem::pack) wrote them) hold.
     fn unpack(&self, bytes: &[u8]) -> Self::State;
+
+    /// The kind of the packed state `bytes` and, when it is
+    /// [`NodeKind::Inner`], its successors, appended to `out` as their
+    /// fingerprint, layer and a token for
+    /// [`successor_packed`](PackedProblem::successor_packed), in the order
+    /// of [`Problem::successors`]. The search calls this for every state it
+    /// expands and builds only the successors that are new, so a problem
+    /// that can tell a successor's fingerprint without building it (Spider:
+    /// [`crate::game::Game::preview`]) saves most of the work. The default
+    /// unpacks the state and builds every successor.
+    fn expand_packed(&self, bytes: &[u8], out: &mut Vec<Successor>) -> NodeKind {
+        let state = self.unpack(bytes);
+        let kind = self.kind(&state);
+        if kind == NodeKind::Inner {
+            let mut next = Vec::new();
+            self.successors(&state, &mut next);
+            for (token, (_, s)) in next.iter().enumerate() {
+                out.push(Successor {
+                    fingerprint: self.fingerprint(s),
+                    layer: self.layer(s),
+                    token: token as u32,
+                });
+            }
+        }
+        kind
+    }
+
+    /// Appends to `out` the packed successor `token` (as
+    /// [`expand_packed`](PackedProblem::expand_packed) named it) of the
+    /// packed state `bytes`.
+    fn successor_packed(&self, bytes: &[u8], token: u32, out: &mut Vec<u8>) {
+        let state = self.unpack(bytes);
+        let mut next = Vec::new();
+        self.successors(&state, &mut next);
+        self.pack(&next[token as usize].1, out);
+    }
+}
+
+/// A successor as [`PackedProblem::expand_packed`] reports it, before it
+/// is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Successor {
+    /// Its [`Problem::fingerprint`].
+    pub fingerprint: u128,
+    /// Its [`Problem::layer`].
+    pub layer: u64,
+    /// What [`PackedProblem::successor_packed`] needs to build it.
+    pub token: u32,
 }
 
 /// What the search did in one layer.
@@ -207,6 +257,8 @@ pub enum CheckpointError {
 
 type LeafCallback<'a, S> = Box<dyn FnMut(&S, u32) -> ControlFlow<()> + 'a>;
 type ProgressCallback<'a> = Box<dyn FnMut(&LayeredStats) + 'a>;
+type NoteSave<'a> = Box<dyn FnMut() -> String + 'a>;
+type NoteRestore<'a> = Box<dyn FnMut(&str) + 'a>;
 
 /// A layered search over a [`PackedProblem`], configured with builder
 /// methods and started with [`run`](Layered::run).
@@ -262,6 +314,7 @@ where
     checkpoint: Option<(PathBuf, String)>,
     on_leaf: Option<LeafCallback<'a, P::State>>,
     on_progress: Option<ProgressCallback<'a>>,
+    note: Option<(NoteSave<'a>, NoteRestore<'a>)>,
 }
 
 impl<'a, P: PackedProblem> Layered<'a, P>
@@ -281,6 +334,7 @@ where
             checkpoint: None,
             on_leaf: None,
             on_progress: None,
+            note: None,
         }
     }
 
@@ -323,6 +377,21 @@ where
     /// and its settings): a checkpoint of another search is refused.
     pub fn checkpoint(mut self, dir: impl Into<PathBuf>, id: impl Into<String>) -> Self {
         self.checkpoint = Some((dir.into(), id.into()));
+        self
+    }
+
+    /// What the caller gathered alongside the search (from its
+    /// [`on_leaf`](Layered::on_leaf) callback, say) kept in the checkpoint:
+    /// `save` is called at every layer boundary and its text written to
+    /// the manifest; `restore` is called with that text when a run
+    /// resumes, before the search continues. Without a checkpoint neither
+    /// is called.
+    pub fn checkpoint_note(
+        mut self,
+        save: impl FnMut() -> String + 'a,
+        restore: impl FnMut(&str) + 'a,
+    ) -> Self {
+        self.note = Some((Box::new(save), Box::new(restore)));
         self
     }
 
@@ -384,6 +453,9 @@ where
                 stats.max_depth = manifest.max_depth;
                 stats.resumed_layers = stats.layers.len();
                 done_through = stats.layers.last().map(|l| l.layer);
+                if let Some((_, restore)) = &mut self.note {
+                    restore(&manifest.note);
+                }
                 for layer in &stats.layers {
                     read_spill(dir, layer.layer, |target, fp, record| {
                         if Some(target) > done_through {
@@ -465,23 +537,21 @@ where
                         batch
                             .par_iter()
                             .map(|segments| {
-                                expand_unit(
-                                    problem,
-                                    layer,
-                                    &frontier,
-                                    segments,
-                                    &tables,
-                                    keep_leaves,
-                                )
+                                expand_unit(problem, layer, &frontier, segments, keep_leaves)
                             })
                             .collect()
                     });
-                    let sames: Vec<Candidates> = outs
+                    // Deduplicate each shard's same-layer successors and
+                    // build the new ones, each shard by one thread.
+                    let sames: Vec<ByShard<Entry>> = outs
                         .iter_mut()
-                        .map(|out| std::mem::take(&mut out.same))
+                        .map(|o| std::mem::take(&mut o.same))
                         .collect();
-                    // Deduplicate each shard's new-looking successors.
-                    let candidates: usize = sames.iter().map(|c| c.sorted.len()).sum();
+                    let laters: Vec<ByShard<Entry>> = outs
+                        .iter_mut()
+                        .map(|o| std::mem::take(&mut o.later))
+                        .collect();
+                    let candidates: usize = sames.iter().map(ByShard::len).sum();
                     let (new, dups): (u64, u64) = pool.install(|| {
                         tables
                             .par_iter_mut()
@@ -489,34 +559,43 @@ where
                             .enumerate()
                             .with_min_len(shards_per_task(candidates))
                             .map(|(shard, (table, next))| {
-                                let (mut new, mut dups) = (0, 0);
-                                for same in &sames {
-                                    let range = same.starts[shard] as usize
-                                        ..same.starts[shard + 1] as usize;
-                                    for &(fp, i) in &same.sorted[range] {
-                                        if table.insert(fp) {
-                                            next.push(same.arena.get(i as usize));
-                                            new += 1;
-                                        } else {
-                                            dups += 1;
+                                let mut fresh: Vec<&Entry> = Vec::new();
+                                let entries = sames.iter().flat_map(|o| o.shard(shard));
+                                for_each_prefetched(
+                                    &mut (&mut *table, &mut fresh),
+                                    entries,
+                                    |(table, _), e| table.prefetch(e.fp),
+                                    |(table, fresh), e| {
+                                        if table.insert(e.fp) {
+                                            fresh.push(e);
                                         }
-                                    }
-                                }
+                                    },
+                                );
+                                let new = fresh.len() as u64;
+                                let dups = sames
+                                    .iter()
+                                    .map(|o| o.shard(shard).len() as u64)
+                                    .sum::<u64>()
+                                    - new;
+                                for_each_prefetched(
+                                    next,
+                                    fresh.into_iter(),
+                                    |_, e| {
+                                        frontier[e.parent_shard as usize]
+                                            .prefetch(e.parent as usize)
+                                    },
+                                    |next, e| build(problem, &frontier, e, next),
+                                );
                                 (new, dups)
                             })
                             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
                     });
-                    drop(sames);
                     here.positions += new;
                     stats.positions += new;
                     here.duplicates += dups;
                     // Successors for later layers join their pending
                     // buffers, each shard by one thread.
-                    let laters: Vec<Later> = outs
-                        .iter_mut()
-                        .map(|out| std::mem::take(&mut out.later))
-                        .collect();
-                    let later_count: usize = laters.iter().map(|l| l.sorted.len()).sum();
+                    let later_count: usize = laters.iter().map(ByShard::len).sum();
                     let spilling = spill.is_some();
                     let (bytes, dups, to_spill) = pool.install(|| {
                         pending
@@ -524,30 +603,50 @@ where
                             .enumerate()
                             .with_min_len(shards_per_task(later_count))
                             .map(|(shard, pending)| {
-                                let (mut bytes, mut dups) = (0, 0);
-                                let mut to_spill = Vec::new();
-                                for (unit, later) in laters.iter().enumerate() {
-                                    let range = later.starts[shard] as usize
-                                        ..later.starts[shard + 1] as usize;
-                                    for &(target, fp, i) in &later.sorted[range] {
+                                let mut context = (pending, 0, 0, Vec::new());
+                                let entries = laters.iter().flat_map(|o| o.shard(shard));
+                                for_each_prefetched(
+                                    &mut context,
+                                    entries,
+                                    |(pending, ..), e| {
+                                        if let Some(bucket) = pending.get(&e.layer) {
+                                            bucket.table.prefetch(e.fp);
+                                        }
+                                    },
+                                    |(pending, bytes, dups, to_spill), e| {
                                         assert!(
-                                            target > layer,
-                                            "a move led from layer {layer} to layer {target}: \
-                                         Problem::layer must never go down"
+                                            e.layer > layer,
+                                            "a move led from layer {layer} to layer {}: \
+                                             Problem::layer must never go down",
+                                            e.layer
                                         );
-                                        let record = later.arena.get(i as usize);
-                                        if pending.entry(target).or_default().push(fp, record) {
-                                            bytes += pending_record_bytes(record);
+                                        let bucket = pending.entry(e.layer).or_default();
+                                        if bucket.table.insert(e.fp) {
+                                            build(problem, &frontier, e, &mut bucket.arena);
+                                            let at = bucket.arena.len() - 1;
+                                            *bytes += pending_record_bytes(bucket.arena.get(at));
                                             if spilling {
-                                                to_spill.push((target, fp, unit, i));
+                                                to_spill.push((e.layer, e.fp, at as u32));
                                             }
                                         } else {
-                                            dups += 1;
+                                            *dups += 1;
                                         }
-                                    }
-                                }
-                                (bytes, dups, to_spill)
+                                    },
+                                );
+                                let (_, bytes, dups, to_spill) = context;
+                                (bytes, dups, (shard, to_spill))
                             })
+                            .fold(
+                                || (0, 0, Vec::new()),
+                                |mut a, b| {
+                                    a.0 += b.0;
+                                    a.1 += b.1;
+                                    if !b.2.1.is_empty() {
+                                        a.2.push(b.2);
+                                    }
+                                    a
+                                },
+                            )
                             .reduce(
                                 || (0, 0, Vec::new()),
                                 |mut a, b| {
@@ -559,16 +658,17 @@ where
                     pending_bytes += bytes;
                     here.duplicates += dups;
                     if let Some(spill) = &mut spill {
-                        for (target, fp, unit, i) in to_spill {
-                            spill.write(target, fp, laters[unit].arena.get(i as usize))?;
+                        for (shard, records) in to_spill {
+                            for (target, fp, at) in records {
+                                let record = pending[shard][&target].arena.get(at as usize);
+                                spill.write(target, fp, record)?;
+                            }
                         }
                     }
-                    drop(laters);
                     let mut leaves = Vec::new();
                     for out in outs {
                         here.expanded += out.expanded;
                         here.moves += out.moves;
-                        here.duplicates += out.duplicates;
                         here.goals += out.goals;
                         here.leaves += out.leaves;
                         here.dead += out.dead;
@@ -633,7 +733,11 @@ where
             stats.queued = queued(&pending);
             if let (Some(spill), Some((dir, id))) = (spill, &self.checkpoint) {
                 spill.finish()?;
-                write_manifest(dir, id, &stats)?;
+                let note = match &mut self.note {
+                    Some((save, _)) => save(),
+                    None => String::new(),
+                };
+                write_manifest(dir, id, &stats, note)?;
             }
         };
         stats.elapsed = started.elapsed();
@@ -941,13 +1045,12 @@ impl TreeCounts {
 
 /// What one work unit produced.
 struct UnitOut<S> {
-    /// Successors in the same layer not found in the table.
-    same: Candidates,
-    /// Successors in later layers.
-    later: Later,
+    /// Successors in the same layer, by shard.
+    same: ByShard<Entry>,
+    /// Successors in later layers, by shard.
+    later: ByShard<Entry>,
     expanded: u64,
     moves: u64,
-    duplicates: u64,
     goals: u64,
     leaves: u64,
     dead: u64,
@@ -956,24 +1059,132 @@ struct UnitOut<S> {
     leaf_states: Vec<(S, u32)>,
 }
 
-/// Expands the frontier states `range` of one shard's arena.
+/// A successor not built yet: its fingerprint and layer, and how to build
+/// it (the parent's place in the frontier and the problem's token).
+#[derive(Clone, Copy)]
+struct Entry {
+    fp: u128,
+    layer: u64,
+    /// The parent's record: its offset in its shard's frontier arena, its
+    /// length and the shard.
+    parent: u32,
+    parent_len: u16,
+    parent_shard: u16,
+    token: u32,
+}
+
+/// Items sorted by the shard of their fingerprint: shard `s`'s at
+/// `starts[s]..starts[s + 1]`.
+struct ByShard<T> {
+    items: Vec<T>,
+    starts: Box<[u32; SHARDS + 1]>,
+}
+
+impl<T> Default for ByShard<T> {
+    fn default() -> Self {
+        ByShard {
+            items: Vec::new(),
+            starts: Box::new([0; SHARDS + 1]),
+        }
+    }
+}
+
+impl ByShard<Entry> {
+    /// Sorts `entries` by shard (a counting sort, stable).
+    fn sort(entries: &[Entry]) -> ByShard<Entry> {
+        let mut starts = Box::new([0u32; SHARDS + 1]);
+        for e in entries {
+            starts[shard_of(e.fp) + 1] += 1;
+        }
+        for shard in 0..SHARDS {
+            starts[shard + 1] += starts[shard];
+        }
+        let mut at = starts.clone();
+        let mut items = vec![
+            Entry {
+                fp: 0,
+                layer: 0,
+                parent: 0,
+                parent_len: 0,
+                parent_shard: 0,
+                token: 0
+            };
+            entries.len()
+        ];
+        for &e in entries {
+            let shard = shard_of(e.fp);
+            items[at[shard] as usize] = e;
+            at[shard] += 1;
+        }
+        ByShard { items, starts }
+    }
+
+    fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    fn shard(&self, shard: usize) -> &[Entry] {
+        &self.items[self.starts[shard] as usize..self.starts[shard + 1] as usize]
+    }
+}
+
+/// Calls `each` on every item in order, having called `prefetch` on the
+/// item a few places ahead: the table lines of a batch's successors are
+/// fetched while earlier ones are being inserted.
+#[inline]
+fn for_each_prefetched<'e, C>(
+    context: &mut C,
+    items: impl Iterator<Item = &'e Entry> + Clone,
+    prefetch: impl Fn(&C, &Entry),
+    mut each: impl FnMut(&mut C, &'e Entry),
+) {
+    const AHEAD: usize = 16;
+    let mut ahead = items.clone();
+    for e in ahead.by_ref().take(AHEAD) {
+        prefetch(context, e);
+    }
+    for e in items {
+        if let Some(next) = ahead.next() {
+            prefetch(context, next);
+        }
+        each(context, e);
+    }
+}
+
+/// Builds the successor `entry` stands for and appends its record (depth,
+/// packed state) to `arena`.
+#[inline]
+fn build<P: PackedProblem>(problem: &P, frontier: &[Arena], entry: &Entry, arena: &mut Arena)
+where
+    P::State: Send,
+{
+    let parent = &frontier[entry.parent_shard as usize].bytes
+        [entry.parent as usize..entry.parent as usize + entry.parent_len as usize];
+    let depth = u16::from_le_bytes([parent[0], parent[1]]).saturating_add(1);
+    arena.push_with(|bytes| {
+        bytes.extend_from_slice(&depth.to_le_bytes());
+        problem.successor_packed(&parent[2..], entry.token, bytes);
+    });
+}
+
+/// Expands the frontier states `segments` (shard, from, to) list: notes
+/// each successor's fingerprint, layer and token, sorted by shard; builds
+/// none of them.
 fn expand_unit<P: PackedProblem>(
     problem: &P,
     layer: u64,
     frontier: &[Arena],
     segments: &[(usize, usize, usize)],
-    tables: &[FpTable],
     keep_leaves: bool,
 ) -> UnitOut<P::State>
 where
     P::State: Send,
 {
     let mut unit = UnitOut {
-        same: Candidates::default(),
-        later: Later::default(),
+        same: ByShard::default(),
+        later: ByShard::default(),
         expanded: 0,
         moves: 0,
-        duplicates: 0,
         goals: 0,
         leaves: 0,
         dead: 0,
@@ -981,25 +1192,26 @@ where
         goal: None,
         leaf_states: Vec::new(),
     };
-    let mut out = Vec::new();
-    // Same-layer successors: packed, fingerprints noted and their table
-    // lines prefetched; looked up once the whole unit is expanded.
-    let mut found: Vec<(u128, u32)> = Vec::new();
-    let mut later: Vec<(u64, u128, u32)> = Vec::new();
-    for i in segments
+    // Scratch reused by every unit this thread expands (no allocation, no
+    // fresh pages per unit).
+    let (mut out, mut same, mut later) = SCRATCH.take();
+    out.clear();
+    same.clear();
+    later.clear();
+    for (shard, i) in segments
         .iter()
         .flat_map(|&(shard, from, to)| (from..to).map(move |i| (shard, i)))
     {
-        let record = frontier[i.0].get(i.1);
+        let (offset, record) = frontier[shard].get_at(i);
         let depth = u16::from_le_bytes([record[0], record[1]]) as u32;
-        let state = problem.unpack(&record[2..]);
         unit.max_depth = unit.max_depth.max(depth);
-        match problem.kind(&state) {
+        out.clear();
+        match problem.expand_packed(&record[2..], &mut out) {
             NodeKind::Inner => {}
             NodeKind::Leaf => {
                 unit.leaves += 1;
                 if keep_leaves {
-                    unit.leaf_states.push((state, depth));
+                    unit.leaf_states.push((problem.unpack(&record[2..]), depth));
                 }
                 continue;
             }
@@ -1010,6 +1222,7 @@ where
             NodeKind::Goal => {
                 unit.goals += 1;
                 if unit.goal.is_none() {
+                    let state = problem.unpack(&record[2..]);
                     unit.goal = Some(FoundGoal {
                         fingerprint: problem.fingerprint(&state),
                         state,
@@ -1020,104 +1233,34 @@ where
             }
         }
         unit.expanded += 1;
-        out.clear();
-        problem.successors(&state, &mut out);
         unit.moves += out.len() as u64;
-        let child_depth = (depth + 1).min(u16::MAX as u32) as u16;
-        for (_, next) in out.drain(..) {
-            let fp = problem.fingerprint(&next);
-            let next_layer = problem.layer(&next);
-            if next_layer == layer {
-                tables[shard_of(fp)].prefetch(fp);
-                found.push((fp, unit.same.arena.len() as u32));
-                unit.same.arena.push_with(|bytes| {
-                    bytes.extend_from_slice(&child_depth.to_le_bytes());
-                    problem.pack(&next, bytes);
-                });
+        for s in &out {
+            let entry = Entry {
+                fp: s.fingerprint,
+                layer: s.layer,
+                parent: offset as u32,
+                parent_len: record.len() as u16,
+                parent_shard: shard as u16,
+                token: s.token,
+            };
+            if s.layer == layer {
+                same.push(entry);
             } else {
-                later.push((next_layer, fp, unit.later.arena.len() as u32));
-                unit.later.arena.push_with(|bytes| {
-                    bytes.extend_from_slice(&child_depth.to_le_bytes());
-                    problem.pack(&next, bytes);
-                });
+                later.push(entry);
             }
         }
     }
-    // Drop those already stored; sort the rest by shard (counting sort).
-    let mut counts = [0u32; SHARDS + 1];
-    found.retain(|&(fp, _)| {
-        let known = tables[shard_of(fp)].contains(fp);
-        if !known {
-            counts[shard_of(fp) + 1] += 1;
-        }
-        !known
-    });
-    unit.duplicates += unit.same.arena.len() as u64 - found.len() as u64;
-    for shard in 0..SHARDS {
-        counts[shard + 1] += counts[shard];
-    }
-    unit.same.starts = counts;
-    let mut at = counts;
-    unit.same.sorted = vec![(0, 0); found.len()];
-    for (fp, i) in found {
-        let shard = shard_of(fp);
-        unit.same.sorted[at[shard] as usize] = (fp, i);
-        at[shard] += 1;
-    }
-    let mut counts = [0u32; SHARDS + 1];
-    for &(_, fp, _) in &later {
-        counts[shard_of(fp) + 1] += 1;
-    }
-    for shard in 0..SHARDS {
-        counts[shard + 1] += counts[shard];
-    }
-    unit.later.starts = counts;
-    let mut at = counts;
-    unit.later.sorted = vec![(0, 0, 0); later.len()];
-    for entry in later {
-        let shard = shard_of(entry.1);
-        unit.later.sorted[at[shard] as usize] = entry;
-        at[shard] += 1;
-    }
+    unit.same = ByShard::sort(&same);
+    unit.later = ByShard::sort(&later);
+    SCRATCH.set((out, same, later));
     unit
 }
 
-/// The later-layer successors of one work unit: records in `arena`,
-/// (layer, fingerprint, record) sorted by shard, shard `s` at
-/// `starts[s]..starts[s + 1]`.
-struct Later {
-    arena: Arena,
-    sorted: Vec<(u64, u128, u32)>,
-    starts: [u32; SHARDS + 1],
-}
-
-impl Default for Later {
-    fn default() -> Self {
-        Later {
-            arena: Arena::default(),
-            sorted: Vec::new(),
-            starts: [0; SHARDS + 1],
-        }
-    }
-}
-
-/// The same-layer successors of one work unit that were not in the table
-/// when it looked: records in `arena`, (fingerprint, record) sorted by
-/// shard, shard `s` at `starts[s]..starts[s + 1]`.
-struct Candidates {
-    arena: Arena,
-    sorted: Vec<(u128, u32)>,
-    starts: [u32; SHARDS + 1],
-}
-
-impl Default for Candidates {
-    fn default() -> Self {
-        Candidates {
-            arena: Arena::default(),
-            sorted: Vec::new(),
-            starts: [0; SHARDS + 1],
-        }
-    }
+thread_local! {
+    /// [`expand_unit`]'s scratch: successors of one state, then the unit's
+    /// same-layer and later-layer entries before they are sorted.
+    static SCRATCH: std::cell::Cell<(Vec<Successor>, Vec<Entry>, Vec<Entry>)> =
+        const { std::cell::Cell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
 /// The states waiting for later layers: per shard, per layer.
@@ -1193,8 +1336,30 @@ impl Arena {
     }
 
     fn get(&self, i: usize) -> &[u8] {
+        self.get_at(i).1
+    }
+
+    /// Record `i` and where it starts in `bytes`.
+    fn get_at(&self, i: usize) -> (usize, &[u8]) {
         let from = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.bytes[from..self.ends[i] as usize]
+        (from, &self.bytes[from..self.ends[i] as usize])
+    }
+
+    /// Asks the processor to fetch the start of the record at `offset`.
+    #[inline]
+    fn prefetch(&self, offset: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(byte) = self.bytes.get(offset) {
+            // SAFETY: a prefetch is only a hint; the address is in bounds.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(
+                    byte as *const u8 as *const i8,
+                    std::arch::x86_64::_MM_HINT_T0,
+                )
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = offset;
     }
 
     fn push(&mut self, record: &[u8]) {
@@ -1366,9 +1531,14 @@ struct Manifest {
     /// Every finished layer, in order.
     layers: Vec<LayerStats>,
     max_depth: u32,
+    /// The caller's note ([`Layered::checkpoint_note`]).
+    #[serde(default)]
+    note: String,
 }
 
-const MANIFEST_VERSION: u32 = 1;
+/// 2: fingerprints are Spider's sum-of-piles keys
+/// ([`crate::game::Position::sum_key`]); a manifest has a note.
+const MANIFEST_VERSION: u32 = 2;
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
     move |source| CheckpointError::Io {
@@ -1388,7 +1558,13 @@ fn read_manifest(dir: &Path, id: &str) -> Result<Option<Manifest>, CheckpointErr
         path: path.clone(),
         what: e.to_string(),
     })?;
-    if manifest.version != MANIFEST_VERSION || manifest.id != id {
+    if manifest.version != MANIFEST_VERSION {
+        return Err(CheckpointError::OtherSearch {
+            path: dir.to_path_buf(),
+            found: format!("format {} of another version of spider", manifest.version),
+        });
+    }
+    if manifest.id != id {
         return Err(CheckpointError::OtherSearch {
             path: dir.to_path_buf(),
             found: manifest.id,
@@ -1413,12 +1589,18 @@ fn write_file_atomically(
     result.map_err(io_error(path))
 }
 
-fn write_manifest(dir: &Path, id: &str, stats: &LayeredStats) -> Result<(), CheckpointError> {
+fn write_manifest(
+    dir: &Path,
+    id: &str,
+    stats: &LayeredStats,
+    note: String,
+) -> Result<(), CheckpointError> {
     let manifest = Manifest {
         version: MANIFEST_VERSION,
         id: id.to_string(),
         layers: stats.layers.clone(),
         max_depth: stats.max_depth,
+        note,
     };
     write_file_atomically(&dir.join("manifest.json"), |out| {
         serde_json::to_writer(&mut *out, &manifest)?;

@@ -13,10 +13,12 @@
 //! face-up card, [`Step::reveals`] says which slots turned up, and the
 //! position has no moves (nothing is known beyond it).
 
+mod expand;
 mod packed;
 mod position;
 mod replay;
 
+pub use expand::{PileHashes, Preview, pile_hash};
 pub use packed::PackedPosition;
 pub use position::{Game, IllegalMove, Position, Reveals, Step};
 pub use replay::{MoveListError, ReplayError, Token, WrittenMove, parse_moves, replay};

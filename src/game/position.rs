@@ -9,7 +9,7 @@ use super::Move;
 
 /// The face of a turned-up `XX` card in a position: known to be there, not
 /// known what it is.
-const UNKNOWN_FACE: u8 = Card::DISTINCT as u8;
+pub(super) const UNKNOWN_FACE: u8 = Card::DISTINCT as u8;
 
 /// Two hashers with fixed, unrelated seeds: the same position has the same
 /// fingerprint in every run. (The second seeds were once `0x4528_21e6…`:
@@ -46,19 +46,19 @@ pub const RUNS_TO_WIN: u8 = 8;
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Position {
     /// Stock rows dealt since the deal file's position.
-    dealt: u8,
+    pub(super) dealt: u8,
     /// K..A runs removed, including those the deal file says were removed.
-    removed: u8,
+    pub(super) removed: u8,
     /// Face-down cards left on each pile.
-    down: [u8; PILES],
+    pub(super) down: [u8; PILES],
     /// Face-up cards on each pile.
-    up: [u8; PILES],
+    pub(super) up: [u8; PILES],
     /// Face-up cards: a card index `0..52`, or [`UNKNOWN_FACE`].
-    cards: [u8; DECK_CARDS],
+    pub(super) cards: [u8; DECK_CARDS],
 }
 
 impl Position {
-    fn start_of(&self, pile: usize) -> usize {
+    pub(super) fn start_of(&self, pile: usize) -> usize {
         self.up[..pile].iter().map(|&n| n as usize).sum()
     }
 
@@ -66,7 +66,7 @@ impl Position {
         self.up.iter().map(|&n| n as usize).sum()
     }
 
-    fn face_up_raw(&self, pile: usize) -> &[u8] {
+    pub(super) fn face_up_raw(&self, pile: usize) -> &[u8] {
         let start = self.start_of(pile);
         &self.cards[start..start + self.up[pile] as usize]
     }
@@ -394,7 +394,7 @@ fn face(byte: u8) -> Option<Card> {
     (byte != UNKNOWN_FACE).then(|| Card::from_index(byte))
 }
 
-fn slot_face(slot: CardSlot) -> u8 {
+pub(super) fn slot_face(slot: CardSlot) -> u8 {
     match slot {
         CardSlot::Known(card) => card.index(),
         CardSlot::Unknown => UNKNOWN_FACE,

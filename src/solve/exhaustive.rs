@@ -4,10 +4,12 @@
 //! start: when none wins, the deal is lost. It is the generic
 //! [layered search](crate::explore::layered) run on [`ExhaustiveProblem`]:
 //! layers are (rows dealt, runs removed, cards turned up), see
-//! [`layer_of`]; positions are deduplicated by [`Game::key`] (which merges
-//! positions that differ only by the order of piles without face-down cards
-//! once the stock is empty); wins are goals, reveals (an `XX` card turned
-//! up) are leaves.
+//! [`layer_of`]; positions are deduplicated by their sum-of-piles key
+//! ([`Position::sum_key`], computed for a successor without building it,
+//! see [`Game::preview`]), which once the stock is empty merges positions
+//! that differ only by the order of piles without face-down cards (as
+//! [`Game::key`] does); wins are goals, reveals (an `XX` card turned up)
+//! are leaves.
 //!
 //! Why deduplication keeps every win: a position's successors do not depend
 //! on how it was reached, so a win reachable from a second visit is
@@ -21,16 +23,19 @@
 //! one place where sound pruning belongs: a position the dead-end test
 //! ([`super::prune::dead_end`]) proves lost is [`NodeKind::Dead`] (counted,
 //! not expanded, and unlike a reveal it leaves the verdict decided); a
-//! reduced move set would go in `successors`. Each reduction can be switched
-//! off ([`Reductions`]); without the symmetry reduction, positions are keyed
-//! by their exact fingerprint.
+//! reduced move set would go in `successors` *and* in
+//! `ExhaustiveProblem::expand_packed`, which the layered search calls
+//! instead (the same moves in the same order: it previews them, and
+//! `successor_packed` rebuilds a successor from its move). Each reduction
+//! can be switched off ([`Reductions`]); without the symmetry reduction,
+//! positions are keyed by their exact (ordered) sum-of-piles key.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use crate::explore::layered::PackedProblem;
+use crate::explore::layered::{PackedProblem, Successor};
 use crate::explore::{NodeKind, Problem};
-use crate::game::{Game, Move, Step};
+use crate::game::{Game, Move, Position, Step};
 
 use super::prune::{Reductions, dead_end};
 use super::stage::layer_of;
@@ -82,15 +87,48 @@ impl<'g> ExhaustiveProblem<'g> {
         std::array::from_fn(|pile| self.fewest_per_pile[pile].load(Ordering::Relaxed))
     }
 
-    /// The key of `position`: with the symmetry reduction, [`Game::key`]
-    /// (the order of the piles without face-down cards ignored once the
-    /// stock is empty), else its exact fingerprint.
+    /// Lowers the fewest face-down cards seen on each pile to `fewest` (a
+    /// resumed search's, read from its checkpoint).
+    pub fn note_fewest_per_pile(&self, fewest: [u8; crate::deal::PILES]) {
+        for (seen, fewest) in self.fewest_per_pile.iter().zip(fewest) {
+            seen.fetch_min(fewest, Ordering::Relaxed);
+        }
+    }
+
+    /// The key of `position`: its sum-of-piles key
+    /// ([`Position::sum_key`], which [`Game::preview`] computes without
+    /// building the position), with the symmetry reduction unordered (the
+    /// order of the piles without face-down cards ignored, as [`Game::key`]
+    /// does) once the stock is empty.
     #[inline]
-    fn key_of(&self, position: &crate::game::Position) -> u128 {
-        if self.reductions.symmetry {
-            self.game.key(position)
-        } else {
-            position.fingerprint()
+    fn key_of(&self, position: &Position) -> u128 {
+        position.sum_key(self.unordered(position))
+    }
+
+    /// Whether `position` is keyed without the order of its open piles.
+    #[inline]
+    fn unordered(&self, position: &Position) -> bool {
+        self.reductions.symmetry && self.game.rows_left(position) == 0
+    }
+
+    /// The move back to the parent for the step `mv` made from `position`:
+    /// the reverse shift, when the move turned no card up and removed no
+    /// run.
+    #[inline]
+    fn back_of(position: &Position, mv: Move, step: &Step) -> Option<Move> {
+        match mv {
+            Move::Shift { from, to, count }
+                if step.position.face_down_count(from as usize)
+                    == position.face_down_count(from as usize)
+                    && step.position.runs_removed() == position.runs_removed() =>
+            {
+                Some(Move::Shift {
+                    from: to,
+                    to: from,
+                    count,
+                })
+            }
+            _ => None,
         }
     }
 
@@ -132,7 +170,8 @@ impl Problem for ExhaustiveProblem<'_> {
 
     /// Every legal move but the one straight back to the parent. (A
     /// reduced move set, from a proof that it keeps a win when there is
-    /// one, would go here.)
+    /// one, would go here and in `expand_packed`, which the layered search
+    /// calls.)
     fn successors(&self, visit: &Visit, out: &mut Vec<(Move, Visit)>) {
         let position = &visit.step.position;
         MOVES.with_borrow_mut(|moves| {
@@ -143,20 +182,7 @@ impl Problem for ExhaustiveProblem<'_> {
                     continue;
                 }
                 let step = self.game.apply(position, mv);
-                let back = match mv {
-                    Move::Shift { from, to, count }
-                        if step.position.face_down_count(from as usize)
-                            == position.face_down_count(from as usize)
-                            && step.position.runs_removed() == position.runs_removed() =>
-                    {
-                        Some(Move::Shift {
-                            from: to,
-                            to: from,
-                            count,
-                        })
-                    }
-                    _ => None,
-                };
+                let back = Self::back_of(position, mv, &step);
                 out.push((mv, Visit { step, back }));
             }
         })
@@ -203,5 +229,42 @@ impl PackedProblem for ExhaustiveProblem<'_> {
             _ => unreachable!("a slice of three"),
         };
         Visit { step, back }
+    }
+
+    /// The successors' keys and layers from the two piles each move
+    /// touches ([`Game::preview`]), none of them built.
+    fn expand_packed(&self, bytes: &[u8], out: &mut Vec<Successor>) -> NodeKind {
+        let visit = self.unpack(bytes);
+        let kind = self.kind(&visit);
+        if kind != NodeKind::Inner {
+            return kind;
+        }
+        let position = &visit.step.position;
+        let hashes = position.pile_hashes(self.unordered(position));
+        MOVES.with_borrow_mut(|moves| {
+            moves.clear();
+            self.game.moves(position, moves);
+            for &mv in moves.iter() {
+                if Some(mv) == visit.back {
+                    continue;
+                }
+                let preview = self.game.preview(position, &hashes, mv);
+                out.push(Successor {
+                    fingerprint: preview.key,
+                    layer: preview.layer,
+                    token: Game::token_of(mv),
+                });
+            }
+        });
+        kind
+    }
+
+    fn successor_packed(&self, bytes: &[u8], token: u32, out: &mut Vec<u8>) {
+        let visit = self.unpack(bytes);
+        let position = &visit.step.position;
+        let mv = Game::move_of_token(token);
+        let step = self.game.apply(position, mv);
+        let back = Self::back_of(position, mv, &step);
+        self.pack(&Visit { step, back }, out);
     }
 }

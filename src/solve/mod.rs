@@ -71,6 +71,12 @@ pub struct Limits {
     /// [`improve`]); never past `time_limit`. Zero: keep the first line
     /// (after cutting its detours).
     pub shorten_time: Duration,
+    /// Save the exhaustive pass in this directory at every layer boundary,
+    /// and continue from what it holds (see
+    /// [`crate::explore::layered::Layered::checkpoint`]): a long proof
+    /// stopped by a limit, Ctrl-C or a crash resumes where it stopped and
+    /// reaches the same verdict and counts.
+    pub checkpoint: Option<std::path::PathBuf>,
 }
 
 /// The default of [`Limits::shorten_time`] in `analyze` and `batch`.
@@ -253,6 +259,9 @@ pub enum SolveError {
         mv: Move,
         reason: String,
     },
+    /// The exhaustive pass's checkpoint could not be used.
+    #[error(transparent)]
+    Checkpoint(#[from] crate::explore::layered::CheckpointError),
 }
 
 const fn probe(
@@ -506,6 +515,9 @@ fn decide(
     for &(pass, cap) in schedule {
         search.pass_cap = cap;
         let outcome = search.run(pass);
+        if let Some(error) = search.checkpoint_error.take() {
+            return Err(error.into());
+        }
         match outcome {
             Outcome::Won(line) => {
                 let line = if shorten_line {

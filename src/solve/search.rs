@@ -39,6 +39,7 @@
 //! [`super::exhaustive`]. Positions that turn up an unknown card (reveals)
 //! are leaves: nothing is known beyond them, and the verdict says so.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BinaryHeap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -191,6 +192,8 @@ pub(super) struct Search<'a> {
     pub proof: Option<ProofProgress>,
     /// The layered search's peak memory in the exhaustive pass running.
     exhaustive_memory: u64,
+    /// Why the exhaustive pass's checkpoint could not be used.
+    pub checkpoint_error: Option<crate::explore::layered::CheckpointError>,
     best_removed: usize,
     fewest_face_down: usize,
 }
@@ -224,6 +227,7 @@ impl<'a> Search<'a> {
             fewest_per_pile: std::array::from_fn(|pile| game.start().face_down_count(pile) as u8),
             exhaustive_memory: 0,
             proof: None,
+            checkpoint_error: None,
             best_removed: game.start().runs_removed(),
             fewest_face_down: game.start().face_down_total(),
         }
@@ -331,15 +335,16 @@ impl<'a> Search<'a> {
         };
         let game = self.game;
         let reveal_target = self.reveal_target;
-        let reveals = &mut self.reveals;
+        let reveals = RefCell::new(std::mem::take(&mut self.reveals));
         let progress = self.progress;
         let (before, started) = (self.positions, self.started);
         let (best_removed, fewest_face_down) = (self.best_removed, self.fewest_face_down);
-        let outcome = Layered::new(&problem)
+        let mut search = Layered::new(&problem)
             .limits(limits.clone())
             .cancel_flag(self.cancel)
             .on_leaf(|visit, depth| {
                 let step = &visit.step;
+                let mut reveals = reveals.borrow_mut();
                 for place in game.revealed_places(step) {
                     let fewest = reveals.entry(place).or_insert(depth as usize);
                     *fewest = (*fewest).min(depth as usize);
@@ -363,9 +368,38 @@ impl<'a> Search<'a> {
                     fewest_face_down,
                     proof: Some(proof_progress(stats, true)),
                 })
-            })
-            .run()
-            .expect("no checkpoint, so no checkpoint error");
+            });
+        if let Some(dir) = &self.limits.checkpoint {
+            // The search is this game, with these reductions.
+            let id = format!(
+                "spider analyze, exhaustive pass, game {:032x}, {:?}",
+                crate::explore::fingerprint_of(&format!("{game:?}")),
+                self.limits.reductions
+            );
+            search = search.checkpoint(dir, id).checkpoint_note(
+                || checkpoint_note(&reveals.borrow(), &problem.fewest_per_pile()),
+                |note| {
+                    let (restored, fewest) = read_checkpoint_note(note);
+                    let mut reveals = reveals.borrow_mut();
+                    for (place, depth) in restored {
+                        let known = reveals.entry(place).or_insert(depth);
+                        *known = (*known).min(depth);
+                    }
+                    if let Some(fewest) = fewest {
+                        problem.note_fewest_per_pile(fewest);
+                    }
+                },
+            );
+        }
+        let outcome = search.run();
+        self.reveals = reveals.into_inner();
+        let outcome = match outcome {
+            Ok(outcome) => outcome,
+            Err(error) => {
+                self.checkpoint_error = Some(error);
+                return Outcome::Stopped;
+            }
+        };
         let stats = &outcome.stats;
         self.proof = Some(proof_progress(
             stats,
@@ -1023,11 +1057,73 @@ fn path_to(nodes: &[Node], mut index: usize) -> Vec<Move> {
     moves
 }
 
+/// The solver's note in an exhaustive pass's checkpoint: a line per `XX`
+/// slot turned up (`d PILE INDEX DEPTH` for a face-down card, `s ROW PILE
+/// DEPTH` for a stock card) and one with the fewest face-down cards on
+/// each pile (`fewest N N ...`).
+fn checkpoint_note(reveals: &BTreeMap<Place, usize>, fewest: &[u8; PILES]) -> String {
+    let mut note = String::new();
+    for (place, depth) in reveals {
+        match *place {
+            Place::FaceDown { pile, index } => {
+                note.push_str(&format!("d {pile} {index} {depth}\n"))
+            }
+            Place::Stock { row, pile } => note.push_str(&format!("s {row} {pile} {depth}\n")),
+            _ => {}
+        }
+    }
+    note.push_str("fewest");
+    for n in fewest {
+        note.push_str(&format!(" {n}"));
+    }
+    note.push('\n');
+    note
+}
+
+/// What [`checkpoint_note`] wrote (lines it does not know are skipped).
+fn read_checkpoint_note(note: &str) -> (Vec<(Place, usize)>, Option<[u8; PILES]>) {
+    let mut reveals = Vec::new();
+    let mut fewest = None;
+    for line in note.lines() {
+        let mut words = line.split_whitespace();
+        let kind = words.next();
+        let numbers: Vec<usize> = words.filter_map(|w| w.parse().ok()).collect();
+        match (kind, numbers.as_slice()) {
+            (Some("d"), &[pile, index, depth]) => {
+                reveals.push((Place::FaceDown { pile, index }, depth))
+            }
+            (Some("s"), &[row, pile, depth]) => reveals.push((Place::Stock { row, pile }, depth)),
+            (Some("fewest"), counts) if counts.len() == PILES => {
+                fewest = Some(std::array::from_fn(|pile| counts[pile].min(255) as u8))
+            }
+            _ => {}
+        }
+    }
+    (reveals, fewest)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cards::SuitCount;
     use crate::deal::{Rules, numbered};
+
+    /// The solver's note in a checkpoint reads back as it was written:
+    /// the reveals with their line lengths and the fewest face-down cards
+    /// per pile (a resumed proof reports them as an uninterrupted one).
+    #[test]
+    fn the_checkpoint_note_reads_back() {
+        let reveals = BTreeMap::from([
+            (Place::FaceDown { pile: 3, index: 2 }, 17),
+            (Place::Stock { row: 4, pile: 10 }, 250),
+        ]);
+        let fewest = [0, 1, 2, 3, 4, 5, 0, 0, 1, 5];
+        let note = checkpoint_note(&reveals, &fewest);
+        let (read, read_fewest) = read_checkpoint_note(&note);
+        assert_eq!(read.into_iter().collect::<BTreeMap<_, _>>(), reveals);
+        assert_eq!(read_fewest, Some(fewest));
+        assert_eq!(read_checkpoint_note(""), (Vec::new(), None));
+    }
 
     fn run(deal: &crate::deal::Deal, pass: Pass) -> Outcome {
         let game = Game::new(deal).unwrap();

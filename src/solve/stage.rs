@@ -34,7 +34,7 @@ use std::fmt;
 use petgraph::graph::NodeIndex;
 
 use crate::deal::{Deal, Place};
-use crate::explore::layered::PackedProblem;
+use crate::explore::layered::{PackedProblem, Successor};
 use crate::explore::{Chain, Depth, GraphCounts, MoveGraph, NodeKind, Problem};
 use crate::game::{Game, Move, Position, Step};
 
@@ -217,9 +217,11 @@ impl Problem for StageProblem<'_> {
         layer_of(&step.position)
     }
 
+    /// The sum-of-piles key ([`Position::sum_key`]), which
+    /// [`Game::preview`] computes without building the position.
     #[inline]
     fn fingerprint(&self, step: &Step) -> u128 {
-        step.position.fingerprint()
+        step.position.sum_key(false)
     }
 
     #[inline]
@@ -243,6 +245,42 @@ impl PackedProblem for StageProblem<'_> {
         Step::unpack_from(bytes)
             .expect("the layered search hands back the bytes pack wrote")
             .0
+    }
+
+    /// The successors' keys and layers from the two piles each move
+    /// touches ([`Game::preview`]), none of them built.
+    fn expand_packed(&self, bytes: &[u8], out: &mut Vec<Successor>) -> NodeKind {
+        let step = self.unpack(bytes);
+        let kind = self.kind(&step);
+        if kind != NodeKind::Inner {
+            return kind;
+        }
+        let position = &step.position;
+        let hashes = position.pile_hashes(false);
+        let may_deal = position.rows_dealt() < self.max_rows;
+        MOVES.with_borrow_mut(|moves| {
+            moves.clear();
+            self.game.moves(position, moves);
+            for &mv in moves.iter() {
+                if mv == Move::Deal && !may_deal {
+                    continue;
+                }
+                let preview = self.game.preview(position, &hashes, mv);
+                out.push(Successor {
+                    fingerprint: preview.key,
+                    layer: preview.layer,
+                    token: Game::token_of(mv),
+                });
+            }
+        });
+        kind
+    }
+
+    fn successor_packed(&self, bytes: &[u8], token: u32, out: &mut Vec<u8>) {
+        let step = self.unpack(bytes);
+        self.game
+            .apply(&step.position, Game::move_of_token(token))
+            .pack_into(out);
     }
 }
 

@@ -396,3 +396,121 @@ fn queens_through_the_layered_engine() {
         assert_eq!(outcome.stats.moves, old.stats.moves, "n = {n}");
     }
 }
+
+/// The exhaustive pass alone, with a checkpoint directory and a limit.
+fn prove_with_checkpoint(
+    deal: &Deal,
+    checkpoint: Option<&Path>,
+    max_positions: Option<u64>,
+) -> spider_analyzer::solve::Analysis {
+    let limits = spider_analyzer::solve::Limits {
+        max_positions,
+        exhaustive_only: true,
+        checkpoint: checkpoint.map(Path::to_path_buf),
+        ..spider_analyzer::solve::Limits::default()
+    };
+    spider_analyzer::solve::analyze(deal, &limits, &std::sync::atomic::AtomicBool::new(false))
+        .unwrap()
+}
+
+/// An unwinnable deal whose proof spans five layers and 262,531
+/// positions: six cards on the table can never fill the ten piles, so the
+/// stock can never be dealt.
+const LOST: &str = "suits: 1
+rules: standard
+piles:
+  - {face_down: [KS, QS, JS, 9S], face_up: [2S, 8S]}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+stock:
+  - [AS, AS, 2S, 3S, 3S, 4S, 4S, 5S, 5S, 6S]
+  - [6S, 7S, 7S, 8S, 9S, 10S, 10S, JS, QS, KS]
+removed: [S, S, S, S, S, S]
+";
+
+fn lost_case() -> Deal {
+    spider_analyzer::deal::yaml::from_str(LOST, Path::new("lost.yaml")).unwrap()
+}
+
+#[test]
+fn an_interrupted_proof_resumes_to_the_same_verdict_and_counts() {
+    use spider_analyzer::solve::{StopReason as Why, Verdict};
+    let deal = lost_case();
+    let whole = prove_with_checkpoint(&deal, None, None);
+    assert_eq!(whole.verdict, Verdict::Unwinnable);
+    assert_eq!(whole.positions, 262_531);
+    let dir = tempfile::tempdir().unwrap();
+    let stopped = prove_with_checkpoint(&deal, Some(dir.path()), Some(whole.positions / 2));
+    assert_eq!(stopped.verdict, Verdict::Undecided);
+    assert_eq!(stopped.stopped_by, Some(Why::Positions));
+    assert!(dir.path().join("manifest.json").exists());
+    let resumed = prove_with_checkpoint(&deal, Some(dir.path()), None);
+    assert_eq!(resumed.verdict, Verdict::Unwinnable);
+    assert_eq!(resumed.positions, whole.positions);
+    assert_eq!(resumed.dead_ends, whole.dead_ends);
+    assert_eq!(resumed.fewest_per_pile, whole.fewest_per_pile);
+    assert_eq!(resumed.best_runs_removed, whole.best_runs_removed);
+    assert_eq!(resumed.fewest_face_down, whole.fewest_face_down);
+    // A finished checkpoint gives the verdict again at once.
+    let again = prove_with_checkpoint(&deal, Some(dir.path()), None);
+    assert_eq!(again.verdict, Verdict::Unwinnable);
+    assert_eq!(again.positions, whole.positions);
+    // Another deal's checkpoint is refused.
+    let other = small_case(1_000, 0x2545_f491_4f6c_dd1d);
+    let limits = spider_analyzer::solve::Limits {
+        exhaustive_only: true,
+        checkpoint: Some(dir.path().to_path_buf()),
+        ..spider_analyzer::solve::Limits::default()
+    };
+    let refused = spider_analyzer::solve::analyze(
+        &other,
+        &limits,
+        &std::sync::atomic::AtomicBool::new(false),
+    );
+    if Game::new(&other).is_ok_and(|game| !game.start().is_won()) {
+        assert!(refused.unwrap_err().to_string().contains("another search"));
+    }
+}
+
+#[test]
+fn analyze_on_the_command_line_resumes_its_proof_from_a_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lost.yaml");
+    std::fs::write(&file, LOST).unwrap();
+    let checkpoint = dir.path().join("proof");
+    let analyze = |extra: &[&str]| {
+        let output = Command::cargo_bin("spider")
+            .unwrap()
+            .arg("analyze")
+            .arg(&file)
+            .args(["--exhaustive-only", "--no-completions", "--json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        (output.status.code(), json)
+    };
+    let (code, whole) = analyze(&[]);
+    assert_eq!(code, Some(1));
+    let positions = whole["analysis"]["positions"].as_u64().unwrap();
+    let half = (positions / 2).to_string();
+    let with_checkpoint = ["--checkpoint", checkpoint.to_str().unwrap()];
+    let (code, stopped) = analyze(&[&with_checkpoint[..], &["--max-positions", &half]].concat());
+    assert_eq!(code, Some(3));
+    assert_eq!(stopped["analysis"]["verdict"], "undecided");
+    let (code, resumed) = analyze(&with_checkpoint);
+    assert_eq!(code, Some(1));
+    assert_eq!(resumed["analysis"]["verdict"], "unwinnable");
+    assert_eq!(resumed["analysis"]["positions"], positions);
+    assert_eq!(
+        resumed["analysis"]["dead_ends"],
+        whole["analysis"]["dead_ends"]
+    );
+}

@@ -1,0 +1,394 @@
+//! Successors without building them: the key and layer of every position
+//! one move away, for the layered exact search.
+//!
+//! The layered search ([`crate::explore::layered`]) stores a position as a
+//! 128-bit key and drops most successors as already stored (four in five
+//! in a Spider stage). Building each successor ([`Game::apply`]: a copy of
+//! the 126-byte position, the cards shifted, a hash of all its bytes) only
+//! to learn its key was most of the search's time. Here the key is a *sum
+//! of pile hashes*: a move changes two piles, so a successor's key is the
+//! parent's sum with two pile hashes replaced, computed from the two piles
+//! alone ([`Game::preview_shift`]). The search then builds only the
+//! successors that are new.
+//!
+//! # The key
+//!
+//! `key = head(rows dealt, runs removed) + Σ pile(tag, face-down count,
+//! face-up cards)`, wrapping in 128 bits, where `pile` and `head` are
+//! 128-bit hashes (two 64-bit lanes of a wyhash-style folded multiply, with
+//! fixed seeds: the same key in every run and every build, so checkpoints
+//! can be resumed). The `tag` is the pile's number plus one; for the
+//! *unordered* key ([`Game::key`]'s merge of positions that differ only by
+//! the order of the piles without face-down cards, once the stock is
+//! empty) it is 0 for a pile without face-down cards, and since a sum does
+//! not depend on the order of its terms, such piles are interchangeable.
+//! Two different positions (or multisets of piles) get the same key only
+//! if a sum of pseudo-random 128-bit values cancels: odds of about 2^-128
+//! a pair, as for [`Position::fingerprint`].
+
+use crate::cards::KING;
+use crate::deal::{DECK_CARDS, PILES};
+
+use super::position::{UNKNOWN_FACE, slot_face};
+use super::{Game, Move, Position};
+
+const SEEDS: [u64; 2] = [0x243f_6a88_85a3_08d3, 0x1319_8a2e_0370_7344];
+const P0: u64 = 0xa076_1d64_78bd_642f;
+const P1: u64 = 0xe703_7ed1_a0b4_28db;
+const P2: u64 = 0x8ebc_6af0_9c88_c6e3;
+const P3: u64 = 0x5899_65cc_7537_4cc3;
+
+#[inline(always)]
+fn mix(a: u64, b: u64) -> u64 {
+    let r = (a as u128).wrapping_mul(b as u128);
+    (r as u64) ^ ((r >> 64) as u64)
+}
+
+/// Room to read a whole 16-byte block past the last card.
+const PAD: usize = 16;
+
+/// The little-endian word at `at` in `bytes`, with the bytes from `end`
+/// on taken as zero (they are read, so `bytes` must reach `at + 8`).
+#[inline(always)]
+fn word(bytes: &[u8], at: usize, end: usize) -> u64 {
+    let w = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"));
+    let keep = end.saturating_sub(at);
+    if keep >= 8 {
+        w
+    } else {
+        w & ((1u64 << (8 * keep)) - 1)
+    }
+}
+
+/// Both lanes over `bytes[start..end]` (`bytes` reaching `end + PAD`).
+#[inline(always)]
+fn lanes(header: u64, bytes: &[u8], start: usize, end: usize) -> u128 {
+    let len = (end - start) as u64;
+    let [s0, s1] = SEEDS;
+    let mut h0 = mix(header ^ s0 ^ P0, P1 ^ s0);
+    let mut h1 = mix(header ^ s1 ^ P0, P1 ^ s1);
+    let mut at = start;
+    while at < end {
+        let a = word(bytes, at, end);
+        let b = word(bytes, at + 8, end);
+        h0 = mix(a ^ P2 ^ h0, b ^ P3 ^ s0);
+        h1 = mix(a ^ P2 ^ h1, b ^ P3 ^ s1);
+        at += 16;
+    }
+    (mix(h0 ^ P1, len ^ P0 ^ s0) as u128) << 64 | mix(h1 ^ P1, len ^ P0 ^ s1) as u128
+}
+
+/// The 128-bit hash of one pile: its tag (0 when it is interchangeable,
+/// else its number plus one), face-down count and face-up cards.
+#[inline]
+pub fn pile_hash(tag: u8, down: u8, cards: &[u8]) -> u128 {
+    let mut padded = [0u8; DECK_CARDS + 13 + PAD];
+    padded[..cards.len()].copy_from_slice(cards);
+    pile_hash_padded(tag, down, &padded, 0, cards.len())
+}
+
+/// [`pile_hash`] of the cards `bytes[start..end]`, `bytes` reaching
+/// `end + 16` (read, then masked).
+#[inline(always)]
+fn pile_hash_padded(tag: u8, down: u8, bytes: &[u8], start: usize, end: usize) -> u128 {
+    let header = tag as u64 | (down as u64) << 8 | ((end - start) as u64) << 16 | 1 << 40;
+    lanes(header, bytes, start, end)
+}
+
+/// The 128-bit hash of a position's rows dealt and runs removed.
+#[inline]
+fn head_hash(dealt: u8, removed: u8) -> u128 {
+    let header = dealt as u64 | (removed as u64) << 8 | 2 << 40;
+    lanes(header, &[], 0, 0)
+}
+
+#[inline]
+fn tag(pile: usize, down: u8, unordered: bool) -> u8 {
+    if unordered && down == 0 {
+        0
+    } else {
+        pile as u8 + 1
+    }
+}
+
+/// A position's pile hashes, for previewing its successors.
+pub struct PileHashes {
+    piles: [u128; PILES],
+    sum: u128,
+    unordered: bool,
+    /// Where each pile's face-up cards start in the position.
+    starts: [u8; PILES + 1],
+    /// Face-down cards on the table.
+    down_total: u32,
+}
+
+impl PileHashes {
+    /// The key of the position itself ([`Position::sum_key`]).
+    pub fn key(&self) -> u128 {
+        self.sum
+    }
+}
+
+/// What a move leads to, without the position: its key and layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preview {
+    /// The successor's [`Position::sum_key`].
+    pub key: u128,
+    /// Its rows dealt, runs removed and face-down cards, as
+    /// [`crate::solve::stage::layer_of`] puts them together.
+    pub layer: u64,
+}
+
+impl Position {
+    /// The sum-of-piles key (see the module docs); `unordered` merges the
+    /// piles without face-down cards.
+    pub fn sum_key(&self, unordered: bool) -> u128 {
+        self.pile_hashes(unordered).sum
+    }
+
+    /// The hash of every pile and their sum.
+    pub fn pile_hashes(&self, unordered: bool) -> PileHashes {
+        let mut piles = [0u128; PILES];
+        let mut sum = head_hash(self.dealt, self.removed);
+        let mut padded = [0u8; DECK_CARDS + PAD];
+        padded[..DECK_CARDS].copy_from_slice(&self.cards);
+        let mut start = 0;
+        let mut starts = [0u8; PILES + 1];
+        for (pile, hash) in piles.iter_mut().enumerate() {
+            let end = start + self.up[pile] as usize;
+            starts[pile + 1] = end as u8;
+            *hash = pile_hash_padded(
+                tag(pile, self.down[pile], unordered),
+                self.down[pile],
+                &padded,
+                start,
+                end,
+            );
+            sum = sum.wrapping_add(*hash);
+            start = end;
+        }
+        PileHashes {
+            piles,
+            sum,
+            unordered,
+            starts,
+            down_total: self.down.iter().map(|&d| d as u32).sum(),
+        }
+    }
+}
+
+/// One pile being changed: its face-up cards in a buffer, its face-down
+/// count.
+struct Pile {
+    cards: [u8; DECK_CARDS + 13 + PAD],
+    len: usize,
+    down: u8,
+}
+
+impl Pile {
+    fn complete_run(&self) -> bool {
+        if self.len < 13 {
+            return false;
+        }
+        let run = &self.cards[self.len - 13..self.len];
+        run[0] != UNKNOWN_FACE
+            && crate::cards::Card::from_index(run[0]).rank() == KING
+            && run.windows(2).all(|pair| pair[1] + 1 == pair[0])
+    }
+}
+
+impl Game {
+    /// The key and layer of the position `mv` (a legal shift) leads to from
+    /// `position`, whose pile hashes are `hashes`: exactly what
+    /// [`Game::apply`] then [`Position::sum_key`] and `layer_of` would
+    /// give, but only the two piles the move touches are looked at.
+    pub fn preview_shift(
+        &self,
+        position: &Position,
+        hashes: &PileHashes,
+        from: usize,
+        to: usize,
+        count: usize,
+    ) -> Preview {
+        let at = |pile: usize| hashes.starts[pile] as usize..hashes.starts[pile + 1] as usize;
+        let source = &position.cards[at(from)];
+        let target = &position.cards[at(to)];
+        let keep = source.len() - count;
+        let mut removed = position.removed;
+        let mut down_total = hashes.down_total;
+        // `from` keeps the cards under the run (settled first, as apply
+        // does), `to` gets the run on top.
+        let mut a = Pile {
+            cards: [0; DECK_CARDS + 13 + PAD],
+            len: keep,
+            down: position.down[from],
+        };
+        a.cards[..keep].copy_from_slice(&source[..keep]);
+        let mut b = Pile {
+            cards: [0; DECK_CARDS + 13 + PAD],
+            len: target.len() + count,
+            down: position.down[to],
+        };
+        b.cards[..target.len()].copy_from_slice(target);
+        b.cards[target.len()..b.len].copy_from_slice(&source[keep..]);
+        for (pile, p) in [(from, &mut a), (to, &mut b)] {
+            if p.complete_run() {
+                p.len -= 13;
+                removed += 1;
+            }
+            if p.len == 0 && p.down > 0 {
+                p.down -= 1;
+                down_total -= 1;
+                p.cards[0] = slot_face(self.face_down_cards(pile)[p.down as usize]);
+                p.len = 1;
+            }
+        }
+        let unordered = hashes.unordered;
+        let mut key = hashes
+            .sum
+            .wrapping_sub(hashes.piles[from])
+            .wrapping_sub(hashes.piles[to])
+            .wrapping_add(pile_hash_padded(
+                tag(from, a.down, unordered),
+                a.down,
+                &a.cards,
+                0,
+                a.len,
+            ))
+            .wrapping_add(pile_hash_padded(
+                tag(to, b.down, unordered),
+                b.down,
+                &b.cards,
+                0,
+                b.len,
+            ));
+        if removed != position.removed {
+            key = key
+                .wrapping_sub(head_hash(position.dealt, position.removed))
+                .wrapping_add(head_hash(position.dealt, removed));
+        }
+        Preview {
+            key,
+            layer: (position.dealt as u64) << 16
+                | (removed as u64) << 8
+                | (255 - down_total as u64),
+        }
+    }
+
+    /// [`Game::preview_shift`] for any legal move (a deal is played: it
+    /// changes every pile, and is rare).
+    pub fn preview(&self, position: &Position, hashes: &PileHashes, mv: Move) -> Preview {
+        let preview = match mv {
+            Move::Shift { from, to, count } => {
+                self.preview_shift(position, hashes, from as usize, to as usize, count as usize)
+            }
+            Move::Deal => {
+                let next = self.apply(position, mv).position;
+                Preview {
+                    key: next.sum_key(hashes.unordered),
+                    layer: (next.dealt as u64) << 16
+                        | (next.removed as u64) << 8
+                        | (255 - next.face_down_total() as u64),
+                }
+            }
+        };
+        #[cfg(debug_assertions)]
+        {
+            let next = self.apply(position, mv).position;
+            debug_assert_eq!(preview.key, next.sum_key(hashes.unordered), "{mv}");
+            debug_assert_eq!(preview.layer, crate::solve::stage::layer_of(&next), "{mv}");
+        }
+        preview
+    }
+
+    /// A move as a 32-bit token ([`Game::move_of_token`] reads it back).
+    pub fn token_of(mv: Move) -> u32 {
+        match mv {
+            Move::Shift { from, to, count } => {
+                from as u32 | (to as u32) << 8 | (count as u32) << 16
+            }
+            Move::Deal => u32::MAX,
+        }
+    }
+
+    /// The move a [`Game::token_of`] token stands for.
+    pub fn move_of_token(token: u32) -> Move {
+        if token == u32::MAX {
+            Move::Deal
+        } else {
+            Move::Shift {
+                from: token as u8,
+                to: (token >> 8) as u8,
+                count: (token >> 16) as u8,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deal::{Rules, pysol};
+
+    /// Every successor's preview equals the key and layer of the position
+    /// `apply` builds, ordered and unordered, over the first thousands of
+    /// positions of a few deals (with run removals and turn-ups).
+    #[test]
+    fn previews_equal_the_keys_of_the_built_successors() {
+        for number in [2, 3, 14934] {
+            let deal = pysol::deal(number, Rules::Standard).unwrap();
+            let game = Game::new(&deal).unwrap();
+            let mut seen = std::collections::HashSet::new();
+            let mut queue = vec![game.start().clone()];
+            let mut moves = Vec::new();
+            let mut checked = 0;
+            while let Some(position) = queue.pop() {
+                if checked > 20_000 {
+                    break;
+                }
+                for unordered in [false, true] {
+                    let hashes = position.pile_hashes(unordered);
+                    moves.clear();
+                    game.moves(&position, &mut moves);
+                    for &mv in &moves {
+                        let next = game.apply(&position, mv).position;
+                        let preview = game.preview(&position, &hashes, mv);
+                        assert_eq!(preview.key, next.sum_key(unordered), "{mv}");
+                        assert_eq!(preview.layer, crate::solve::stage::layer_of(&next), "{mv}");
+                        checked += 1;
+                        if !unordered && seen.insert(next.sum_key(false)) {
+                            queue.push(next);
+                        }
+                    }
+                }
+            }
+            assert!(checked > 1000, "{number}: {checked}");
+        }
+    }
+
+    /// The unordered key merges positions whose piles without face-down
+    /// cards are swapped, and only those.
+    #[test]
+    fn the_unordered_key_ignores_the_order_of_open_piles_only() {
+        let position = |down: [u8; PILES], piles: [&[u8]; PILES]| {
+            let up: [u8; PILES] = std::array::from_fn(|p| piles[p].len() as u8);
+            let cards: Vec<u8> = piles.concat();
+            Position::from_parts(5, 0, down, up, &cards).unwrap()
+        };
+        let a = position(
+            [0, 0, 1, 0, 0, 0, 0, 0, 0, 0],
+            [&[12, 11], &[3], &[7], &[], &[], &[], &[], &[], &[], &[]],
+        );
+        let b = position(
+            [0, 0, 1, 0, 0, 0, 0, 0, 0, 0],
+            [&[3], &[12, 11], &[7], &[], &[], &[], &[], &[], &[], &[]],
+        );
+        let c = position(
+            [0, 0, 1, 0, 0, 0, 0, 0, 0, 0],
+            [&[7], &[12, 11], &[3], &[], &[], &[], &[], &[], &[], &[]],
+        );
+        assert_eq!(a.sum_key(true), b.sum_key(true));
+        assert_ne!(a.sum_key(false), b.sum_key(false));
+        assert_ne!(a.sum_key(true), c.sum_key(true));
+    }
+}
