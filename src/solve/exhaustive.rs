@@ -38,7 +38,7 @@ use crate::explore::{NodeKind, Problem};
 use crate::game::{Game, Move, Position, Step};
 
 use super::prune::{Reductions, dead_end};
-use super::stage::layer_of;
+use super::stage::{layer_of, push_previews};
 
 /// A state of the exhaustive pass: a position (with the `XX` slots the move
 /// into it turned up) and the move back to its parent, which is not played.
@@ -240,22 +240,13 @@ impl PackedProblem for ExhaustiveProblem<'_> {
             return kind;
         }
         let position = &visit.step.position;
-        let hashes = position.pile_hashes(self.unordered(position));
-        MOVES.with_borrow_mut(|moves| {
-            moves.clear();
-            self.game.moves(position, moves);
-            for &mv in moves.iter() {
-                if Some(mv) == visit.back {
-                    continue;
-                }
-                let preview = self.game.preview(position, &hashes, mv);
-                out.push(Successor {
-                    fingerprint: preview.key,
-                    layer: preview.layer,
-                    token: Game::token_of(mv),
-                });
-            }
-        });
+        push_previews(
+            self.game,
+            position,
+            self.unordered(position),
+            |mv| Some(mv) == visit.back,
+            out,
+        );
         kind
     }
 

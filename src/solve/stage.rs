@@ -143,6 +143,34 @@ thread_local! {
     static MOVES: RefCell<Vec<Move>> = RefCell::new(Vec::with_capacity(64));
 }
 
+/// Pushes onto `out` the key, layer and token of each legal move's
+/// successor of `position`, from the two piles the move touches
+/// ([`Game::preview`]), none of them built; the moves `skip` names are
+/// left out. `unordered`: the key ignores the order of the piles without
+/// face-down cards (symmetry, once the stock is empty). The layered
+/// searches of the stage graph and of the exhaustive pass both expand so.
+pub(super) fn push_previews(
+    game: &Game,
+    position: &Position,
+    unordered: bool,
+    skip: impl Fn(Move) -> bool,
+    out: &mut Vec<Successor>,
+) {
+    let hashes = position.pile_hashes(unordered);
+    MOVES.with_borrow_mut(|moves| {
+        moves.clear();
+        game.moves(position, moves);
+        for &mv in moves.iter().filter(|&&mv| !skip(mv)) {
+            let preview = game.preview(position, &hashes, mv);
+            out.push(Successor {
+                fingerprint: preview.key,
+                layer: preview.layer,
+                token: Game::token_of(mv),
+            });
+        }
+    });
+}
+
 impl<'g> StageProblem<'g> {
     /// The graph of `game` from its start, over `scope`.
     pub fn new(game: &'g Game, scope: Scope) -> StageProblem<'g> {
@@ -256,23 +284,14 @@ impl PackedProblem for StageProblem<'_> {
             return kind;
         }
         let position = &step.position;
-        let hashes = position.pile_hashes(false);
         let may_deal = position.rows_dealt() < self.max_rows;
-        MOVES.with_borrow_mut(|moves| {
-            moves.clear();
-            self.game.moves(position, moves);
-            for &mv in moves.iter() {
-                if mv == Move::Deal && !may_deal {
-                    continue;
-                }
-                let preview = self.game.preview(position, &hashes, mv);
-                out.push(Successor {
-                    fingerprint: preview.key,
-                    layer: preview.layer,
-                    token: Game::token_of(mv),
-                });
-            }
-        });
+        push_previews(
+            self.game,
+            position,
+            false,
+            |mv| mv == Move::Deal && !may_deal,
+            out,
+        );
         kind
     }
 
