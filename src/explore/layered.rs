@@ -202,8 +202,16 @@ impl LayeredStats {
         self.positions as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
 
+    /// Adds a layer read back from a checkpoint: its positions and its
+    /// [counts](Self::add_counts).
     fn add_layer(&mut self, layer: &LayerStats) {
         self.positions += layer.positions;
+        self.add_counts(layer);
+    }
+
+    /// Adds a layer's counts of expansions, moves, duplicates, goals,
+    /// leaves and dead ends (its positions are counted as they come).
+    fn add_counts(&mut self, layer: &LayerStats) {
         self.expanded += layer.expanded;
         self.moves += layer.moves;
         self.duplicates += layer.duplicates;
@@ -688,12 +696,7 @@ where
                     stats.peak_memory_bytes = stats.peak_memory_bytes.max(memory);
                     let snapshot = |stats: &LayeredStats, here: &LayerStats| {
                         let mut s = stats.clone();
-                        s.expanded += here.expanded;
-                        s.moves += here.moves;
-                        s.duplicates += here.duplicates;
-                        s.goals += here.goals;
-                        s.leaves += here.leaves;
-                        s.dead += here.dead;
+                        s.add_counts(here);
                         s.layers.push(here.clone());
                         s.elapsed = started.elapsed();
                         s.queued = queued(&pending);
@@ -723,12 +726,7 @@ where
             }
             // The layer is finished: its table goes.
             drop(tables);
-            stats.expanded += here.expanded;
-            stats.moves += here.moves;
-            stats.duplicates += here.duplicates;
-            stats.goals += here.goals;
-            stats.leaves += here.leaves;
-            stats.dead += here.dead;
+            stats.add_counts(&here);
             stats.layers.push(here);
             stats.queued = queued(&pending);
             if let (Some(spill), Some((dir, id))) = (spill, &self.checkpoint) {
