@@ -48,6 +48,9 @@ fn agree(deal: &Deal, expected: Option<bool>, what: &str, cap: u64) -> (Option<V
         let analysis = prove(deal, reductions, cap);
         if reductions == Reductions::ALL {
             dead_ends = analysis.dead_ends + analysis.dead_end.is_some() as u64;
+            if analysis.verdict == Verdict::Unwinnable {
+                no_guided_win(deal, what);
+            }
         }
         if analysis.verdict == Verdict::Undecided {
             continue;
@@ -74,6 +77,23 @@ fn agree(deal: &Deal, expected: Option<bool>, what: &str, cap: u64) -> (Option<V
     (decided, dead_ends)
 }
 
+/// Asserts that the guided passes (the whole schedule, every reduction
+/// off, up to 300,000 positions) find no win in a position the reductions
+/// proved lost.
+fn no_guided_win(deal: &Deal, what: &str) {
+    let limits = Limits {
+        max_positions: Some(300_000),
+        reductions: Reductions::NONE,
+        ..Limits::default()
+    };
+    let analysis = analyze(deal, &limits, &AtomicBool::new(false)).unwrap();
+    assert_ne!(
+        analysis.verdict,
+        Verdict::Winnable,
+        "{what}: proved lost, yet the guided passes win it:\n{deal:?}"
+    );
+}
+
 /// Small positions of one or two suits, with and without a stock row,
 /// under both rules, against the naive search of the solver tests.
 #[test]
@@ -91,6 +111,22 @@ fn reductions_keep_the_verdicts_of_small_positions() {
         }
     }
     assert!(compared >= 12, "only {compared} of 24 compared");
+}
+
+/// PySol game 14934 (which plspider called "appears unwinnable" in 2005)
+/// is lost from the start: dealing the five rows in the relaxed game,
+/// whenever it likes, never frees K♥ of pile 7, and no pile ever
+/// empties. The guided passes, with every reduction off, find no win.
+#[test]
+fn pysol_14934_is_lost_from_the_start() {
+    let deal = spider_analyzer::deal::pysol::deal(14934, Rules::Standard).unwrap();
+    let analysis = analyze(&deal, &Limits::default(), &AtomicBool::new(false)).unwrap();
+    assert_eq!(analysis.verdict, Verdict::Unwinnable);
+    assert_eq!(analysis.pass, "dead-end test");
+    let why = analysis.dead_end.unwrap();
+    assert_eq!((why.pile, why.card.to_string().as_str()), (6, "KH"));
+    assert_eq!((why.face_down_never, why.no_pile_empties), (5, true));
+    no_guided_win(&deal, "PySol 14934");
 }
 
 /// Positions built to be hard for a reduction: a win only through an empty
@@ -153,7 +189,37 @@ fn reductions_keep_the_verdicts_of_hard_positions() {
 /// ends: the dead-end test must fire on some, and agree on all.
 #[test]
 fn reductions_keep_the_verdicts_of_stuck_games() {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let (decided, unwinnable, with_dead_ends) = stuck_games(0, 0x9e37_79b9_7f4a_7c15);
+    eprintln!("{decided} decided, {unwinnable} unwinnable, {with_dead_ends} with dead ends");
+    assert!(decided >= 20, "only {decided} of 40 decided");
+    assert!(
+        with_dead_ends >= 5,
+        "the dead-end test fired on only {with_dead_ends}"
+    );
+}
+
+/// The same with one stock row still to come: play stops where no move is
+/// left but the last deal. The dead-end test must reason about the deal
+/// (the stock's cards are targets only once dealt, and cover the piles),
+/// and agree with the plain search on every position it decides.
+#[test]
+fn reductions_keep_the_verdicts_of_games_stuck_before_the_last_deal() {
+    let (decided, unwinnable, with_dead_ends) = stuck_games(1, 0x2545_f491_4f6c_dd1d);
+    eprintln!("{decided} decided, {unwinnable} unwinnable, {with_dead_ends} with dead ends");
+    assert!(decided >= 6, "only {decided} of 40 decided");
+    assert!(
+        with_dead_ends >= 5,
+        "the dead-end test fired on only {with_dead_ends}"
+    );
+}
+
+/// Random playouts of numbered deals 1 to 40 (one, two and four suits,
+/// standard rules), each stopped once no move is left with `rows_left`
+/// stock rows to come (or after 300 moves), decided under every setting
+/// of the reductions ([`agree`]). Returns how many were decided, how many
+/// of those were unwinnable and how many met dead ends.
+fn stuck_games(rows_left: usize, seed: u64) -> (usize, usize, usize) {
+    let mut state = seed;
     let mut next = |bound: usize| {
         state ^= state << 13;
         state ^= state >> 7;
@@ -167,20 +233,18 @@ fn reductions_keep_the_verdicts_of_stuck_games() {
         let deal = numbered::deal(number, suits, Rules::Standard);
         let game = Game::new(&deal).unwrap();
         let mut position = game.start().clone();
-        // Random moves, dealing one time in ten when it may.
+        // Random moves, dealing one time in ten when it may (and never
+        // past `rows_left` rows).
         for _ in 0..300 {
             moves.clear();
             game.moves(&position, &mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            let can_deal = moves.contains(&Move::Deal);
-            let mv = if can_deal && (moves.len() == 1 || next(10) == 0) {
-                Move::Deal
-            } else {
-                let shifts: Vec<Move> =
-                    moves.iter().copied().filter(|&m| m != Move::Deal).collect();
-                shifts[next(shifts.len())]
+            let may_deal = moves.contains(&Move::Deal) && game.rows_left(&position) > rows_left;
+            let shifts: Vec<Move> = moves.iter().copied().filter(|&m| m != Move::Deal).collect();
+            let mv = match (shifts.is_empty(), may_deal) {
+                (true, false) => break,
+                (true, true) => Move::Deal,
+                (false, true) if next(10) == 0 => Move::Deal,
+                (false, _) => shifts[next(shifts.len())],
             };
             position = game.apply(&position, mv).position;
         }
@@ -192,10 +256,5 @@ fn reductions_keep_the_verdicts_of_stuck_games() {
         unwinnable += (verdict == Some(Verdict::Unwinnable)) as usize;
         with_dead_ends += (dead > 0) as usize;
     }
-    eprintln!("{decided} decided, {unwinnable} unwinnable, {with_dead_ends} with dead ends");
-    assert!(decided >= 20, "only {decided} of 40 decided");
-    assert!(
-        with_dead_ends >= 5,
-        "the dead-end test fired on only {with_dead_ends}"
-    );
+    (decided, unwinnable, with_dead_ends)
 }
