@@ -293,13 +293,6 @@ struct Table<'a> {
 }
 
 impl Table<'_> {
-    /// Whether `card`, on top of what remains of its pile (or lying on an
-    /// emptied pile), may leave by rules 1 and 3.
-    fn may_leave(&self, card: Card) -> bool {
-        (card.rank() < KING && self.exposed.rank(card.rank() + 1))
-            || (card.rank() == KING && self.exposed.rest_of_suit(card.suit()))
-    }
-
     /// Applies rules 1 to 3 until nothing changes: every card that may
     /// leave leaves (which only exposes cards and frees piles, so it never
     /// stands in the way of anything).
@@ -316,7 +309,7 @@ impl Table<'_> {
                     let rides = self.remaining[pile] >= 2
                         && self.remaining[pile] - 2 >= self.down[pile]
                         && card.continues_run(Card::from_index(self.cards[i - 1]));
-                    if !rides && !self.may_leave(card) {
+                    if !rides && !self.exposed.lets_leave(card) {
                         break;
                     }
                     self.remaining[pile] -= 1;
@@ -325,10 +318,7 @@ impl Table<'_> {
             }
             let before = self.slotted.len();
             let exposed = &self.exposed;
-            self.slotted.retain(|&card| {
-                !((card.rank() < KING && exposed.rank(card.rank() + 1))
-                    || (card.rank() == KING && exposed.rest_of_suit(card.suit())))
-            });
+            self.slotted.retain(|&card| !exposed.lets_leave(card));
             changed |= self.slotted.len() != before;
             if !changed {
                 return;
@@ -465,6 +455,13 @@ impl Exposed {
     fn add(&mut self, card: Card) -> bool {
         self.ranks[card.rank() as usize] = true;
         !std::mem::replace(&mut self.cards[card.index() as usize], true)
+    }
+
+    /// Whether `card`, on top of what remains of its pile (or lying on an
+    /// emptied pile), may leave by rules 1 and 3.
+    fn lets_leave(&self, card: Card) -> bool {
+        (card.rank() < KING && self.rank(card.rank() + 1))
+            || (card.rank() == KING && self.rest_of_suit(card.suit()))
     }
 
     fn rank(&self, rank: u8) -> bool {
