@@ -189,7 +189,7 @@ pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
         down: [0; PILES],
         remaining: [0; PILES],
         exposed: Exposed::default(),
-        slotted: Vec::new(),
+        slotted: Slots::default(),
         stock: &stock,
         dealt: 0,
     };
@@ -261,7 +261,43 @@ struct SlotSearch {
     budget: u32,
     report: Option<Stuck>,
     choices: bool,
-    seen: ahash::AHashSet<Vec<u8>>,
+    seen: ahash::AHashSet<StateKey>,
+}
+
+/// A relaxed state written out whole ([`Table::key`]): each pile's
+/// remaining cards, a separator and its face-down count; the cards on
+/// emptied piles, sorted, and a separator; the rows dealt; the exposed
+/// cards as 52 bits; zeros after. Card indices are below 52 and counts
+/// below 105, so the separators make it one-to-one.
+type StateKey = [u8; KEY_BYTES];
+/// 104 cards and 10 × 2 bytes for the piles, 10 + 1 for the emptied
+/// piles, 1 for the rows, 7 for the exposed cards.
+const KEY_BYTES: usize = 144;
+
+/// The cards lying on emptied piles (at most one a pile), as indices.
+#[derive(Clone, Copy, Default)]
+struct Slots {
+    cards: [u8; PILES],
+    len: usize,
+}
+
+impl Slots {
+    fn push(&mut self, card: u8) {
+        self.cards[self.len] = card;
+        self.len += 1;
+    }
+
+    /// Keeps the cards for which `keep` holds, in order.
+    fn retain(&mut self, keep: impl Fn(Card) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            if keep(Card::from_index(self.cards[i])) {
+                self.cards[kept] = self.cards[i];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
 }
 
 /// The piles of a settled state of the relaxed game, for the report.
@@ -285,7 +321,7 @@ struct Table<'a> {
     exposed: Exposed,
     /// Cards that left onto an emptied pile and lie there (each the bottom
     /// card of that pile) until they may leave it too.
-    slotted: Vec<Card>,
+    slotted: Slots,
     /// The stock rows of the position (card indices), the next first.
     stock: &'a [[u8; PILES]],
     /// How many of them the relaxed game has dealt.
@@ -316,10 +352,10 @@ impl Table<'_> {
                     changed = true;
                 }
             }
-            let before = self.slotted.len();
+            let before = self.slotted.len;
             let exposed = &self.exposed;
-            self.slotted.retain(|&card| !exposed.lets_leave(card));
-            changed |= self.slotted.len() != before;
+            self.slotted.retain(|card| !exposed.lets_leave(card));
+            changed |= self.slotted.len != before;
             if !changed {
                 return;
             }
@@ -331,20 +367,27 @@ impl Table<'_> {
     /// emptied piles, the rows dealt and the exposed cards. (With deals,
     /// the counts of cards remaining alone do not tell the state: a row
     /// dealt earlier or later lies on other cards.)
-    fn key(&self) -> Vec<u8> {
-        let mut key = Vec::with_capacity(DECK_CARDS + 3 * PILES + 8);
+    fn key(&self) -> StateKey {
+        let mut key = [0u8; KEY_BYTES];
+        let mut n = 0;
         for pile in 0..PILES {
             let from = self.start[pile];
-            key.extend_from_slice(&self.cards[from..from + self.remaining[pile]]);
-            key.push(u8::MAX);
-            key.push(self.down[pile].min(self.remaining[pile]) as u8);
+            let count = self.remaining[pile];
+            key[n..n + count].copy_from_slice(&self.cards[from..from + count]);
+            n += count;
+            key[n] = u8::MAX;
+            key[n + 1] = self.down[pile].min(count) as u8;
+            n += 2;
         }
-        let mut slotted: Vec<u8> = self.slotted.iter().map(|card| card.index()).collect();
+        let mut slotted = self.slotted.cards;
+        let slotted = &mut slotted[..self.slotted.len];
         slotted.sort_unstable();
-        key.extend(slotted);
-        key.push(u8::MAX);
-        key.push(self.dealt as u8);
-        key.extend(self.exposed.cards.iter().map(|&seen| seen as u8));
+        key[n..n + slotted.len()].copy_from_slice(slotted);
+        n += slotted.len();
+        key[n] = u8::MAX;
+        key[n + 1] = self.dealt as u8;
+        n += 2;
+        key[n..n + 7].copy_from_slice(&self.exposed.cards.to_le_bytes()[..7]);
         key
     }
 
@@ -396,7 +439,7 @@ impl Table<'_> {
             return true;
         }
         let emptied = self.remaining.iter().filter(|&&r| r == 0).count();
-        let free = emptied > self.slotted.len();
+        let free = emptied > self.slotted.len;
         search.choices |= free;
         if !free && !rows_left {
             return false;
@@ -404,15 +447,17 @@ impl Table<'_> {
         if !search.seen.insert(self.key()) {
             return false;
         }
+        if rows_left && !free {
+            // The deal is the only choice: no need to keep this state.
+            self.deal();
+            return self.can_clear(search);
+        }
         if rows_left {
             let mut next = self.clone();
             next.deal();
             if next.can_clear(search) {
                 return true;
             }
-        }
-        if !free {
-            return false;
         }
         for pile in 0..PILES {
             if self.remaining[pile] == 0 {
@@ -423,7 +468,7 @@ impl Table<'_> {
             }
             let mut next = self.clone();
             let top = next.start[pile] + next.remaining[pile] - 1;
-            next.slotted.push(Card::from_index(next.cards[top]));
+            next.slotted.push(next.cards[top]);
             next.remaining[pile] -= 1;
             if next.can_clear(search) {
                 return true;
@@ -434,44 +479,44 @@ impl Table<'_> {
 }
 
 /// The exposed cards of the relaxation: by rank (any suit may be a target)
-/// and by card (for a king's run).
-#[derive(Clone)]
+/// and by card (for a king's run), as bits.
+#[derive(Clone, Copy, Default)]
 struct Exposed {
-    ranks: [bool; KING as usize + 2],
-    cards: [bool; Card::DISTINCT],
-}
-
-impl Default for Exposed {
-    fn default() -> Exposed {
-        Exposed {
-            ranks: [false; KING as usize + 2],
-            cards: [false; Card::DISTINCT],
-        }
-    }
+    /// Bit `r`: some card of rank `r` is exposed.
+    ranks: u16,
+    /// Bit `i`: the card of index `i` is exposed.
+    cards: u64,
 }
 
 impl Exposed {
     /// Exposes `card`; whether it was not exposed before.
+    #[inline]
     fn add(&mut self, card: Card) -> bool {
-        self.ranks[card.rank() as usize] = true;
-        !std::mem::replace(&mut self.cards[card.index() as usize], true)
+        self.ranks |= 1 << card.rank();
+        let bit = 1u64 << card.index();
+        let new = self.cards & bit == 0;
+        self.cards |= bit;
+        new
     }
 
     /// Whether `card`, on top of what remains of its pile (or lying on an
     /// emptied pile), may leave by rules 1 and 3.
+    #[inline]
     fn lets_leave(&self, card: Card) -> bool {
         (card.rank() < KING && self.rank(card.rank() + 1))
             || (card.rank() == KING && self.rest_of_suit(card.suit()))
     }
 
+    #[inline]
     fn rank(&self, rank: u8) -> bool {
-        self.ranks[rank as usize]
+        self.ranks >> rank & 1 == 1
     }
 
     /// Whether ace to queen of `suit` all have an exposed copy.
+    #[inline]
     fn rest_of_suit(&self, suit: Suit) -> bool {
-        let first = suit as usize * 13;
-        self.cards[first..first + 12].iter().all(|&seen| seen)
+        let queens_down = 0xFFFu64 << (suit as u64 * 13);
+        self.cards & queens_down == queens_down
     }
 }
 
