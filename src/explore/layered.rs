@@ -1535,8 +1535,9 @@ struct Manifest {
 }
 
 /// 2: fingerprints are Spider's sum-of-piles keys
-/// ([`crate::game::Position::sum_key`]); a manifest has a note.
-const MANIFEST_VERSION: u32 = 2;
+/// ([`crate::game::Position::sum_key`]); a manifest has a note. 3: each
+/// layer file is split into [`PARTS`] parts by fingerprint.
+const MANIFEST_VERSION: u32 = 3;
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
     move |source| CheckpointError::Io {
@@ -1606,62 +1607,92 @@ fn write_manifest(
     })
 }
 
-fn spill_path(dir: &Path, layer: u64) -> PathBuf {
-    dir.join(format!("layer-{layer:016x}.out"))
+/// Parts of a layer file: a record goes to the part given by the top
+/// [`PART_BITS`] bits of its fingerprint, so part `p` of every layer file
+/// holds only the states of fingerprint part `p` (the unit of work for
+/// machines sharing one search, see `docs/engine.md`).
+pub const PARTS: usize = 1 << PART_BITS;
+const PART_BITS: u32 = 4;
+
+/// The part of the layer files a fingerprint belongs to.
+pub fn part_of(fp: u128) -> usize {
+    (fp >> (128 - PART_BITS)) as usize
 }
 
-/// The file of the successors one layer sent to later layers, written as
-/// they come and renamed into place when the layer is finished.
+/// Part `part` of the file of `layer`'s successors for later layers.
+pub fn spill_path(dir: &Path, layer: u64, part: usize) -> PathBuf {
+    dir.join(format!("layer-{layer:016x}-part-{part:02x}.out"))
+}
+
+/// The files of the successors one layer sent to later layers, one per
+/// part, written as they come and renamed into place when the layer is
+/// finished.
 struct SpillWriter {
-    path: PathBuf,
-    tmp: PathBuf,
-    out: BufWriter<fs::File>,
+    parts: Vec<(PathBuf, PathBuf, BufWriter<fs::File>)>,
 }
 
 impl SpillWriter {
     fn create(dir: &Path, layer: u64) -> Result<SpillWriter, CheckpointError> {
-        let path = spill_path(dir, layer);
-        let tmp = path.with_extension("tmp");
-        let file = fs::File::create(&tmp).map_err(io_error(&tmp))?;
-        Ok(SpillWriter {
-            path,
-            out: BufWriter::with_capacity(1 << 20, file),
-            tmp,
-        })
+        let mut parts = Vec::with_capacity(PARTS);
+        for part in 0..PARTS {
+            let path = spill_path(dir, layer, part);
+            let tmp = path.with_extension("tmp");
+            let file = fs::File::create(&tmp).map_err(io_error(&tmp))?;
+            parts.push((path, tmp, BufWriter::with_capacity(1 << 16, file)));
+        }
+        Ok(SpillWriter { parts })
     }
 
-    /// One record: target layer (8 bytes), fingerprint (16), length (4),
-    /// the record.
+    /// One record, in its part's file: target layer (8 bytes), fingerprint
+    /// (16), length (4), the record.
     fn write(&mut self, layer: u64, fp: u128, record: &[u8]) -> Result<(), CheckpointError> {
+        let (_, tmp, out) = &mut self.parts[part_of(fp)];
         let result = (|| {
-            self.out.write_all(&layer.to_le_bytes())?;
-            self.out.write_all(&fp.to_le_bytes())?;
-            self.out.write_all(&(record.len() as u32).to_le_bytes())?;
-            self.out.write_all(record)
+            out.write_all(&layer.to_le_bytes())?;
+            out.write_all(&fp.to_le_bytes())?;
+            out.write_all(&(record.len() as u32).to_le_bytes())?;
+            out.write_all(record)
         })();
-        result.map_err(io_error(&self.tmp))
+        result.map_err(io_error(tmp))
     }
 
+    /// Syncs every part and renames it into place (the manifest, written
+    /// after, is what makes the layer count as finished).
     fn finish(self) -> Result<(), CheckpointError> {
-        let tmp = self.tmp;
-        let result = (|| {
-            let file = self.out.into_inner().map_err(|e| e.into_error())?;
-            file.sync_all()?;
-            fs::rename(&tmp, &self.path)
-        })();
-        result.map_err(io_error(&tmp))
+        for (path, tmp, out) in self.parts {
+            let result = (|| {
+                let file = out.into_inner().map_err(|e| e.into_error())?;
+                file.sync_all()?;
+                fs::rename(&tmp, &path)
+            })();
+            result.map_err(io_error(&tmp))?;
+        }
+        Ok(())
     }
 }
 
-/// Reads the spill file of `layer`, calling `f` with each record.
+/// Reads the files of `layer` (every part), calling `f` with each record.
 fn read_spill(
     dir: &Path,
     layer: u64,
     mut f: impl FnMut(u64, u128, &[u8]),
 ) -> Result<(), CheckpointError> {
-    let path = spill_path(dir, layer);
+    for part in 0..PARTS {
+        read_spill_part(dir, layer, part, &mut f)?;
+    }
+    Ok(())
+}
+
+/// Reads part `part` of the file of `layer`, calling `f` with each record.
+pub fn read_spill_part(
+    dir: &Path,
+    layer: u64,
+    part: usize,
+    mut f: impl FnMut(u64, u128, &[u8]),
+) -> Result<(), CheckpointError> {
+    let path = spill_path(dir, layer, part);
     let file = fs::File::open(&path).map_err(io_error(&path))?;
-    let mut input = BufReader::with_capacity(1 << 20, file);
+    let mut input = BufReader::with_capacity(1 << 16, file);
     let mut head = [0u8; 28];
     let mut record = Vec::new();
     loop {
@@ -1673,7 +1704,7 @@ fn read_spill(
         let target = u64::from_le_bytes(head[..8].try_into().unwrap());
         let fp = u128::from_le_bytes(head[8..24].try_into().unwrap());
         let len = u32::from_le_bytes(head[24..].try_into().unwrap()) as usize;
-        if len > 1 << 16 || target <= layer {
+        if len > 1 << 16 || target <= layer || part_of(fp) != part {
             return Err(CheckpointError::Damaged {
                 path,
                 what: "a record out of shape".into(),

@@ -7,7 +7,9 @@ use std::path::Path;
 
 use assert_cmd::Command;
 use spider_analyzer::deal::{Deal, Rules, load, pysol};
-use spider_analyzer::explore::layered::{Layered, LayeredStats, PackedProblem};
+use spider_analyzer::explore::layered::{
+    Layered, LayeredStats, PARTS, PackedProblem, part_of, read_spill_part,
+};
 use spider_analyzer::explore::{End, Limits, NodeKind, Order, Problem, Search, Stop, StopReason};
 use spider_analyzer::game::Game;
 use spider_analyzer::puzzles::queens::Queens;
@@ -119,6 +121,22 @@ fn a_resumed_search_counts_the_same_as_an_uninterrupted_one() {
     assert_eq!(layer_figures(&stats), layer_figures(&whole));
     assert_eq!(stats.positions, whole.positions);
     assert_eq!(stats.moves, whole.moves);
+    // Each finished layer's file is split by fingerprint: part `p` holds
+    // the states of part `p` only (what lets machines share a search),
+    // and together the parts hold every state that entered a later layer.
+    let mut sent = std::collections::HashSet::new();
+    for layer in &stats.layers {
+        for part in 0..PARTS {
+            read_spill_part(&checkpoint, layer.layer, part, |target, fp, _| {
+                assert!(target > layer.layer);
+                assert_eq!(part_of(fp), part);
+                sent.insert((target, fp));
+            })
+            .unwrap();
+        }
+    }
+    let entries: u64 = whole.layers.iter().map(|l| l.entries).sum();
+    assert_eq!(sent.len() as u64, entries - 1, "all but the start");
     // Run again on the finished checkpoint: nothing left, same counts.
     let again = Layered::new(&problem)
         .stop(Stop::Exhaust)
@@ -159,8 +177,13 @@ fn a_torn_layer_file_is_ignored() {
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "tmp"))
         .collect();
-    assert_eq!(torn.len(), 1, "the interrupted layer's file: {torn:?}");
-    std::fs::write(&torn[0], b"garbage from a crash").unwrap();
+    // The interrupted layer's file, in its parts.
+    assert_eq!(torn.len(), PARTS, "{torn:?}");
+    let layer = |p: &Path| p.file_name().unwrap().to_str().unwrap()[..22].to_string();
+    assert!(torn.iter().all(|p| layer(p) == layer(&torn[0])), "{torn:?}");
+    for path in &torn {
+        std::fs::write(path, b"garbage from a crash").unwrap();
+    }
     let second = Layered::new(&problem)
         .stop(Stop::Exhaust)
         .checkpoint(dir.path(), "torn")
