@@ -6,7 +6,8 @@
 //!
 //! `cargo bench --bench ladder` (60 s per position: up to 80 minutes);
 //! `LADDER_SECONDS=10` for the 10 s figure alone, `LADDER_RUNGS=0,1` for
-//! some rungs, `LADDER_REDUCTIONS=none` for the plain search.
+//! some rungs, `LADDER_REDUCTIONS=none` for the plain search
+//! (`everywhere`: the dead-end test on every position).
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -28,6 +29,10 @@ fn main() {
         .unwrap_or_else(|| vec![3, 2, 1, 0]);
     let reductions = match std::env::var("LADDER_REDUCTIONS").as_deref() {
         Ok("none") => Reductions::NONE,
+        Ok("everywhere") => Reductions {
+            dead_ends_everywhere: true,
+            ..Reductions::ALL
+        },
         _ => Reductions::ALL,
     };
     let limits = Limits {

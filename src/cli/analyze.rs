@@ -98,6 +98,11 @@ pub struct Args {
     /// or cross-check its verdicts; see docs/proofs.md).
     #[arg(long)]
     no_dead_ends: bool,
+    /// Run the dead-end test on every position the exhaustive search
+    /// meets, not only where a card turns up, a run is removed or a row is
+    /// dealt (slower; see docs/proofs.md).
+    #[arg(long, conflicts_with = "no_dead_ends")]
+    dead_ends_everywhere: bool,
     /// Switch off pile symmetry once the stock is empty (see docs/proofs.md).
     #[arg(long)]
     no_symmetry: bool,
@@ -143,6 +148,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         memory_limit: args.memory_limit.0,
         reductions: Reductions {
             dead_ends: !args.no_dead_ends,
+            dead_ends_everywhere: args.dead_ends_everywhere,
             symmetry: !args.no_symmetry,
         },
         exhaustive_only: args.exhaustive_only,

@@ -191,6 +191,10 @@ impl Problem for ExhaustiveProblem<'_> {
     /// A win is a goal, a reveal a leaf, a position the dead-end test
     /// proves lost is dead: nothing reachable from it wins, so nothing
     /// below it needs examining (the argument is in [`super::prune`]).
+    /// The test runs on the start and on the positions a move entered a
+    /// new layer with (those without a move back), or on every position
+    /// with [`Reductions::dead_ends_everywhere`]. Leaving out the test
+    /// only expands more: it never loses a win.
     #[inline]
     fn kind(&self, visit: &Visit) -> NodeKind {
         let position = &visit.step.position;
@@ -201,7 +205,10 @@ impl Problem for ExhaustiveProblem<'_> {
             NodeKind::Goal
         } else if !visit.step.reveals.is_empty() {
             NodeKind::Leaf
-        } else if self.reductions.dead_ends && dead_end(self.game, position).is_some() {
+        } else if self.reductions.dead_ends
+            && (visit.back.is_none() || self.reductions.dead_ends_everywhere)
+            && dead_end(self.game, position).is_some()
+        {
             NodeKind::Dead
         } else {
             NodeKind::Inner

@@ -26,6 +26,12 @@ use crate::game::{Game, Position};
 pub struct Reductions {
     /// Positions [`dead_end`] proves lost are not expanded.
     pub dead_ends: bool,
+    /// Run the dead-end test on every position, not only on the start and
+    /// the positions a move entered a new layer with (a card turned up, a
+    /// run removed, a row dealt). Off by default: on the ladder the test
+    /// at layer entries alone prunes almost as much, in 35-45 % less time
+    /// (docs/proofs.md).
+    pub dead_ends_everywhere: bool,
     /// Once the stock is empty, positions that differ only by the order of
     /// their piles without face-down cards are one position.
     pub symmetry: bool,
@@ -41,11 +47,13 @@ impl Reductions {
     /// Every reduction on.
     pub const ALL: Reductions = Reductions {
         dead_ends: true,
+        dead_ends_everywhere: false,
         symmetry: true,
     };
     /// The plain search: deduplication only.
     pub const NONE: Reductions = Reductions {
         dead_ends: false,
+        dead_ends_everywhere: false,
         symmetry: false,
     };
 }

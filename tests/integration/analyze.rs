@@ -250,6 +250,9 @@ fn an_undecided_proof_says_how_far_it_got() {
             "20000",
             "-j",
             "1",
+            // The test on every position, so that the share of dead ends
+            // it reports is not zero.
+            "--dead-ends-everywhere",
         ]);
         if json {
             command.arg("--json");

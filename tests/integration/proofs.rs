@@ -12,16 +12,24 @@ use spider_analyzer::solve::{Analysis, Limits, Reductions, Verdict, analyze};
 
 use super::solver::{endgame, naive_winnable, small_case};
 
-/// Each setting of the reductions: all on, all off, each alone.
-const SETTINGS: [Reductions; 4] = [
+/// Each setting of the reductions: all on, all off, each alone, and the
+/// dead-end test on every position.
+const SETTINGS: [Reductions; 5] = [
     Reductions::ALL,
     Reductions::NONE,
     Reductions {
         dead_ends: true,
+        dead_ends_everywhere: false,
         symmetry: false,
     },
     Reductions {
         dead_ends: false,
+        dead_ends_everywhere: false,
+        symmetry: true,
+    },
+    Reductions {
+        dead_ends: true,
+        dead_ends_everywhere: true,
         symmetry: true,
     },
 ];
