@@ -1620,7 +1620,7 @@ pub fn part_of(fp: u128) -> usize {
 }
 
 /// Part `part` of the file of `layer`'s successors for later layers.
-pub fn spill_path(dir: &Path, layer: u64, part: usize) -> PathBuf {
+fn spill_path(dir: &Path, layer: u64, part: usize) -> PathBuf {
     dir.join(format!("layer-{layer:016x}-part-{part:02x}.out"))
 }
 
