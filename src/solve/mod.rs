@@ -382,7 +382,24 @@ const SHORT: i32 = 4;
 /// 3.2 M positions; with only the cheap twin 2,000 × 10 and the middle
 /// one, only 5006 and 5014 were won; with the 5,000 × 50 twins moved to
 /// the middle, 5011 and 5014 took 8 M positions instead of under 3 M.
-const SCHEDULE: [(Pass, Option<u64>); 31] = [
+///
+/// Five middle beams of an earlier schedule were dropped once the
+/// thorough and looking beams had come in: 1,000 × 400 thorough, 1,000 ×
+/// 400 and 3,000 × 200 charged, 3,000 × 500, and 1,000 × 2,000. Traced
+/// pass by pass (which pass wins, and what each costs) on PySol 1..1000
+/// and on the ladder at 10 s, and on the 26 ladder positions undecided
+/// at 10 s at 60 s, none of them won a deal, and on those 26 they took
+/// 1.7 s (median) before the wide beams that win. Without them, in the
+/// same run as with them (one thread each, side by side, no shortening):
+/// PySol 1..1000 decided 997 against 996 (268 won at 9.0 s; 288 and 914
+/// won 1.4 and 2.2 s sooner, 904 2.6 s later), PySol 1001..1500 499
+/// against 499, own 4-suit 1..300 299 against 299, the ladder's rungs 3
+/// to 1 at 10 s 18, 12 and 6 against 18, 12 and 5 (r1-g5008 won at
+/// 9.1 s; r1-g5019 and r2-g5010 1.4 and 1.8 s sooner, r1-g5005 1.1 s
+/// later). The cheap probes between them
+/// stay: they cost hundredths of a second, and the probe 20,000 × 3 is
+/// the pass that wins PySol 1101 (in 0.2 s; without it, not in 10 s).
+const SCHEDULE: [(Pass, Option<u64>); 26] = [
     probe(2_000, 2, SHORT, None),
     beam(2_000, 10, SHORT),
     beam(5_000, 50, SHORT),
@@ -398,15 +415,10 @@ const SCHEDULE: [(Pass, Option<u64>); 31] = [
     (Pass::Exhaustive, Some(EARLY_PROOF)),
     beam(1_000, 400, 0),
     beam(3_000, 200, 0),
-    thorough_beam(1_000, 400, 0),
     probe(20_000, 3, SHORT, Some(1_000_000)),
-    beam(1_000, 400, SHORT),
-    beam(3_000, 200, SHORT),
     looking_beam(1_000, 1_000, 200),
     beam(10_000, 100, 0),
-    beam(3_000, 500, 0),
     probe(10_000, 5, 0, Some(2_000_000)),
-    beam(1_000, 2_000, 0),
     beam(20_000, 1_000, 0),
     beam(20_000, 4_000, 0),
     (Pass::Exhaustive, Some(2_000_000)),
