@@ -176,7 +176,7 @@ impl Position {
     /// 64 bits of a fingerprint (one hash instead of two), for searches
     /// that may drop a position on a collision but never conclude from
     /// one; `unordered` as in [`Position::fingerprint_unordered`].
-    pub fn fingerprint64(&self, unordered: bool) -> u64 {
+    pub(super) fn fingerprint64(&self, unordered: bool) -> u64 {
         use std::hash::{BuildHasher, Hasher};
         let state = &FINGERPRINT_SEEDS[0];
         if !unordered {

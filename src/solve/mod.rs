@@ -396,9 +396,9 @@ const SHORT: i32 = 4;
 /// against 499, own 4-suit 1..300 299 against 299, the ladder's rungs 3
 /// to 1 at 10 s 18, 12 and 6 against 18, 12 and 5 (r1-g5008 won at
 /// 9.1 s; r1-g5019 and r2-g5010 1.4 and 1.8 s sooner, r1-g5005 1.1 s
-/// later). The cheap probes between them
-/// stay: they cost hundredths of a second, and the probe 20,000 × 3 is
-/// the pass that wins PySol 1101 (in 0.2 s; without it, not in 10 s).
+/// later). The cheap probes between them stay: they cost hundredths of
+/// a second, and the probe 20,000 × 3 is the pass that wins PySol 1101
+/// (in 0.2 s; without it, not in 10 s).
 ///
 /// The widest beam, 50,000 × 10,000, comes before the exhaustive pass
 /// capped at 8 M positions, not after it. On the 26 ladder positions
