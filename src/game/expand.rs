@@ -139,11 +139,29 @@ pub struct Preview {
     pub layer: u64,
 }
 
+/// A 128-bit key in 64 bits, for the searches that may skip a position
+/// on a collision but never conclude from one.
+fn fold(key: u128) -> u64 {
+    (key >> 64) as u64 ^ key as u64
+}
+
+impl Preview {
+    /// [`Preview::key`] in 64 bits, as [`Position::sum_key64`] gives it.
+    pub fn key64(&self) -> u64 {
+        fold(self.key)
+    }
+}
+
 impl Position {
     /// The sum-of-piles key (see the module docs); `unordered` merges the
     /// piles without face-down cards.
     pub fn sum_key(&self, unordered: bool) -> u128 {
         self.pile_hashes(unordered).sum
+    }
+
+    /// [`Position::sum_key`] folded to 64 bits ([`fold`]).
+    pub fn sum_key64(&self, unordered: bool) -> u64 {
+        fold(self.sum_key(unordered))
     }
 
     /// The hash of every pile and their sum.

@@ -173,43 +173,6 @@ impl Position {
         (hash(&FINGERPRINT_SEEDS[0]) as u128) << 64 | hash(&FINGERPRINT_SEEDS[1]) as u128
     }
 
-    /// 64 bits of a fingerprint (one hash instead of two), for searches
-    /// that may drop a position on a collision but never conclude from
-    /// one; `unordered` as in [`Position::fingerprint_unordered`].
-    pub(super) fn fingerprint64(&self, unordered: bool) -> u64 {
-        use std::hash::{BuildHasher, Hasher};
-        let state = &FINGERPRINT_SEEDS[0];
-        if !unordered {
-            let mut hasher = state.build_hasher();
-            hasher.write(&[self.dealt, self.removed]);
-            hasher.write(&self.down);
-            hasher.write(&self.up);
-            hasher.write(&self.cards[..self.total_up()]);
-            return hasher.finish();
-        }
-        let mut piles = [0u64; PILES];
-        let mut start = 0;
-        for (pile, key) in piles.iter_mut().enumerate() {
-            let count = self.up[pile] as usize;
-            let mut hasher = state.build_hasher();
-            if self.down[pile] > 0 {
-                hasher.write(&[pile as u8 + 1, self.down[pile]]);
-            } else {
-                hasher.write(&[0, 0]);
-            }
-            hasher.write(&self.cards[start..start + count]);
-            start += count;
-            *key = hasher.finish();
-        }
-        piles.sort_unstable();
-        let mut hasher = state.build_hasher();
-        hasher.write(&[self.dealt, self.removed, 0xff]);
-        for key in &piles {
-            hasher.write_u64(*key);
-        }
-        hasher.finish()
-    }
-
     /// Raw parts for the packed form: rows dealt, runs removed, face-down
     /// counts, face-up counts and face-up bytes.
     pub(super) fn parts(&self) -> (u8, u8, &[u8; PILES], &[u8; PILES], &[u8]) {
@@ -629,10 +592,13 @@ impl Game {
         }
     }
 
-    /// [`Game::key`] in 64 bits (one hash instead of two): for beams, where
-    /// a collision can only drop a position.
+    /// A 64-bit key that merges the same positions as [`Game::key`]: the
+    /// sum of pile hashes ([`Position::sum_key64`]). For the searches that
+    /// look for a win (probes, beams, shortening), where two positions
+    /// sharing a key only cost a position skipped: they prove nothing, and
+    /// every line they find is replayed.
     pub fn key64(&self, position: &Position) -> u64 {
-        position.fingerprint64(self.rows_left(position) == 0)
+        position.sum_key64(self.rows_left(position) == 0)
     }
 
     /// The places of the `XX` slots a step turned up, given the position it

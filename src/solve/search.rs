@@ -269,17 +269,16 @@ impl<'a> Search<'a> {
         outcome
     }
 
-    /// The key under which a probe or beam deduplicates `position`: its
-    /// sum of pile hashes ([`Position::sum_key`], which
+    /// The key under which a probe or beam deduplicates `position`:
+    /// [`Game::key64`] (the sum of pile hashes in 64 bits, which
     /// [`Game::preview_shift`] gives for a move's successor without
-    /// building it), folded to 64 bits. With the symmetry reduction the
-    /// order of the piles without face-down cards is ignored once the stock
-    /// is empty, as in [`Game::key`]. Two positions with one key (about one
-    /// pair in 10^4 over a pass of 10^8 positions) only cost a probe or beam
-    /// a position it skips: they prove nothing, and every win they find is
-    /// replayed. The exhaustive pass keeps its own 128-bit keys.
+    /// building it), except that without the symmetry reduction the order
+    /// of the piles always counts. Two positions with one key (about one
+    /// pair in 10^4 over a pass of 10^8 positions) only cost a probe or
+    /// beam a position it skips: they prove nothing, and every win they
+    /// find is replayed. The exhaustive pass keeps its own 128-bit keys.
     fn key(&self, position: &Position) -> u64 {
-        fold(position.sum_key(self.unordered(position)))
+        position.sum_key64(self.unordered(position))
     }
 
     /// Whether [`Search::key`] ignores the order of some piles of
@@ -811,17 +810,16 @@ impl<'a> Search<'a> {
                     }
                     continue;
                 }
-                let key = fold(
-                    self.game
-                        .preview_shift(
-                            &position,
-                            &hashes,
-                            from as usize,
-                            to as usize,
-                            count as usize,
-                        )
-                        .key,
-                );
+                let key = self
+                    .game
+                    .preview_shift(
+                        &position,
+                        &hashes,
+                        from as usize,
+                        to as usize,
+                        count as usize,
+                    )
+                    .key64();
                 if self.visited.contains(&key) {
                     continue;
                 }
@@ -971,11 +969,6 @@ impl<'a> Search<'a> {
         self.stopped = Some(reason);
         Err(Stopped)
     }
-}
-
-/// A 128-bit key in 64 bits.
-fn fold(key: u128) -> u64 {
-    (key >> 64) as u64 ^ key as u64
 }
 
 /// The visited set's hasher. Its keys are fingerprints, already the output
