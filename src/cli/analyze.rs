@@ -561,6 +561,13 @@ fn print_report(
             runs_removed(analysis.best_runs_removed),
             analysis.fewest_face_down
         )?;
+        if let Some(positions) = analysis.favoured_exhausted {
+            writeln!(
+                out,
+                "no easy win: every line of favoured moves and deals was searched ({positions} positions); \
+                 a win, if there is one, needs a lateral move, a split run or a whole pile moved onto an empty one"
+            )?;
+        }
         if let Some(proof) = &analysis.proof {
             writeln!(out, "proof so far (last exhaustive pass): {proof}")?;
         }
@@ -909,6 +916,7 @@ fn analysis_json(analysis: &Analysis) -> serde_json::Value {
         "fewest_face_down_per_pile": analysis.fewest_per_pile,
         "dead_ends": analysis.dead_ends,
         "dead_end": analysis.dead_end.map(|dead| dead.to_string()),
+        "favoured_exhausted": analysis.favoured_exhausted,
         "proof": analysis.proof.map(|proof| serde_json::json!({
             "layers_finished": proof.layers_finished,
             "layer": proof.layer.map(|layer| serde_json::json!({

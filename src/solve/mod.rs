@@ -236,6 +236,11 @@ pub struct Analysis {
     pub fewest_per_pile: [u8; crate::deal::PILES],
     /// How far the last exhaustive pass got, when one ran.
     pub proof: Option<ProofProgress>,
+    /// When a beam searched every line made of the moves probes and beams
+    /// favour ([`heuristic::promising`]) and of deals, and found no win:
+    /// the positions it examined. A win then needs another move (a lateral
+    /// move, a split run, a whole pile onto an empty one).
+    pub favoured_exhausted: Option<u64>,
 }
 
 impl Analysis {
@@ -400,15 +405,22 @@ const SHORT: i32 = 4;
 /// a second, and the probe 20,000 × 3 is the pass that wins PySol 1101
 /// (in 0.2 s; without it, not in 10 s).
 ///
-/// The widest beam, 50,000 × 10,000, comes before the exhaustive pass
-/// capped at 8 M positions, not after it. On the 26 ladder positions
-/// undecided at 10 s that capped pass took 9.5 s (median) and decided
-/// none; every loss the ladder proves needs either under 2 M positions
-/// (the passes before) or more than 8 M (r0-g5019: the last pass). The
-/// beam wins r1-g5007 and r2-g5007: at 7.6 and 41 s in this order, 20
-/// and 55 s in the other. A loss whose proof needs 2 to 8 M positions
-/// waits for the beam instead (up to about 30 s on the ladder).
-const SCHEDULE: [(Pass, Option<u64>); 26] = [
+/// The widest beam, 50,000 × 10,000, comes right before the last
+/// exhaustive pass. An exhaustive pass capped at 8 M positions used to
+/// come before the beam: on the 26 ladder positions undecided at 10 s it
+/// took 9.5 s (median) and decided none; every loss the ladder proves
+/// needs either under 2 M positions (the passes before) or more than 8 M
+/// (r0-g5019: the last pass). The beam wins r1-g5007 and r2-g5007: at
+/// 7.6 and 41 s in this order, 20 and 55 s in the other. Once the beam
+/// came first, that capped pass only repeated the start of the last one,
+/// and it went. A loss whose proof needs 2 to 8 M positions waits for
+/// the beam (up to about 30 s on the ladder).
+///
+/// Passes that cannot find anything new are left out as the search goes
+/// (see [`worth_running`]): after a beam that left nothing out, every
+/// probe and beam that is not thorough, and then the capped exhaustive
+/// passes, whose work the last one would repeat.
+const SCHEDULE: [(Pass, Option<u64>); 25] = [
     probe(2_000, 2, SHORT, None),
     beam(2_000, 10, SHORT),
     beam(5_000, 50, SHORT),
@@ -433,7 +445,6 @@ const SCHEDULE: [(Pass, Option<u64>); 26] = [
     (Pass::Exhaustive, Some(2_000_000)),
     probe(100_000, 3, 0, Some(4_000_000)),
     beam(50_000, 10_000, 0),
-    (Pass::Exhaustive, Some(8_000_000)),
     (Pass::Exhaustive, None),
 ];
 
@@ -496,6 +507,7 @@ fn decide(
         dead_end: None,
         fewest_per_pile: search.fewest_per_pile,
         proof: search.proof,
+        favoured_exhausted: search.favoured_exhausted,
     };
     if game.start().is_won() {
         return Ok(finish(&search, Verdict::Winnable, None, Some(Vec::new())));
@@ -533,7 +545,10 @@ fn decide(
     } else {
         &SCHEDULE
     };
-    for &(pass, cap) in schedule {
+    for (index, &(pass, cap)) in schedule.iter().enumerate() {
+        if !worth_running(schedule, index, search.favoured_exhausted.is_some()) {
+            continue;
+        }
         search.pass_cap = cap;
         let outcome = search.run(pass);
         if let Some(error) = search.checkpoint_error.take() {
@@ -580,6 +595,29 @@ fn decide(
         }
     }
     unreachable!("the exhaustive pass always decides or stops")
+}
+
+/// Whether pass `index` of `schedule` can find what the passes before it
+/// did not, once they have run; `favoured_exhausted` when a beam has left
+/// nothing out (see [`Analysis::favoured_exhausted`]). Passes left out
+/// change how soon a deal is decided, never its verdict:
+///
+/// - A probe or beam that is not thorough plays favoured moves and deals
+///   only, so it searches some of the lines that beam searched in full:
+///   it cannot find a win.
+/// - A capped exhaustive pass whose next pass to run is exhaustive too:
+///   each starts afresh, so the next one repeats its work and decides
+///   wherever it would have.
+fn worth_running(schedule: &[(Pass, Option<u64>)], index: usize, favoured_exhausted: bool) -> bool {
+    let plays = |pass: Pass| !favoured_exhausted || pass.goes_beyond_favoured();
+    let (pass, cap) = schedule[index];
+    if !plays(pass) {
+        return false;
+    }
+    let next = schedule[index + 1..].iter().find(|&&(next, _)| plays(next));
+    !(pass == Pass::Exhaustive
+        && cap.is_some()
+        && next.is_some_and(|&(next, _)| next == Pass::Exhaustive))
 }
 
 /// `line`, or a shorter winning line found within [`Limits::shorten_time`]
@@ -667,5 +705,30 @@ mod tests {
             .filter(|&&(pass, cap)| pass == Pass::Exhaustive && cap.is_none())
             .count();
         assert_eq!(uncapped, 1);
+    }
+
+    /// Every pass of the schedule runs until a beam has left nothing out.
+    /// From then on only the thorough probes and beams and the last
+    /// exhaustive pass do: the capped exhaustive passes would each repeat
+    /// the start of the last one.
+    #[test]
+    fn passes_that_cannot_find_anything_new_are_left_out() {
+        let running = |favoured_exhausted| -> Vec<(Pass, Option<u64>)> {
+            (0..SCHEDULE.len())
+                .filter(|&index| worth_running(&SCHEDULE, index, favoured_exhausted))
+                .map(|index| SCHEDULE[index])
+                .collect()
+        };
+        assert_eq!(running(false), SCHEDULE.to_vec());
+        let after = running(true);
+        assert_eq!(after.last(), Some(&(Pass::Exhaustive, None)));
+        assert!(after[..after.len() - 1].iter().all(|&(pass, _)| matches!(
+            pass,
+            Pass::Beam { thorough: true, .. } | Pass::Probe { thorough: true, .. }
+        )));
+        assert_eq!(after.len(), 5);
+        let twice = [(Pass::Exhaustive, Some(10)), (Pass::Exhaustive, None)];
+        assert!(!worth_running(&twice, 0, false));
+        assert!(worth_running(&twice, 1, false));
     }
 }

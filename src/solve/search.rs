@@ -97,6 +97,16 @@ impl Pass {
     /// What a probe or beam charges for each move made, against the score:
     /// positions reached in fewer moves come first, which makes the lines
     /// found shorter (and wins some deals sooner, others later).
+    /// Whether the pass may play moves [`promising`] does not favour: the
+    /// exhaustive pass and thorough probes and beams. The others search a
+    /// part of the lines made of favoured moves and deals only.
+    pub fn goes_beyond_favoured(self) -> bool {
+        match self {
+            Pass::Probe { thorough, .. } | Pass::Beam { thorough, .. } => thorough,
+            Pass::Exhaustive => true,
+        }
+    }
+
     fn move_cost(self) -> i32 {
         match self {
             Pass::Probe { move_cost, .. } | Pass::Beam { move_cost, .. } => move_cost,
@@ -196,6 +206,14 @@ pub(super) struct Search<'a> {
     pub checkpoint_error: Option<crate::explore::layered::CheckpointError>,
     best_removed: usize,
     fewest_face_down: usize,
+    /// The beam running has left something out: a stage stopped at its
+    /// budget with positions still to expand, a dealt position did not
+    /// make the cut, or a card turned up that is not known.
+    cut: bool,
+    /// When a beam ended without a win having left nothing out: the
+    /// positions it examined. It then searched every line made of the
+    /// moves [`promising`] favours and of deals (see [`Search::run`]).
+    pub favoured_exhausted: Option<u64>,
 }
 
 impl<'a> Search<'a> {
@@ -230,6 +248,8 @@ impl<'a> Search<'a> {
             checkpoint_error: None,
             best_removed: game.start().runs_removed(),
             fewest_face_down: game.start().face_down_total(),
+            cut: false,
+            favoured_exhausted: None,
         }
     }
 
@@ -262,7 +282,14 @@ impl<'a> Search<'a> {
                 move_cost,
                 lookahead,
                 thorough,
-            } => self.beam(start, budget, width, move_cost, lookahead, thorough),
+            } => {
+                self.cut = false;
+                let outcome = self.beam(start, budget, width, move_cost, lookahead, thorough);
+                if matches!(outcome, Outcome::Exhausted) && !self.cut {
+                    self.favoured_exhausted = Some(self.positions - self.pass_first);
+                }
+                outcome
+            }
             _ => self.solve_stage(start, pass, &mut Vec::new()),
         };
         self.peak_memory = self.peak_memory.max(self.memory_estimate());
@@ -540,10 +567,12 @@ impl<'a> Search<'a> {
                                 .is_some_and(|worst| (dealt, u64::MAX - order) <= worst.0.rank)
                     };
                     if quick.is_some_and(falls_short) {
+                        self.cut = true;
                         continue;
                     }
                     let step = self.game.apply(&node.position, Move::Deal);
                     if !step.reveals.is_empty() {
+                        self.cut = true;
                         let length = entry_line.len() + node.depth as usize + 1;
                         if self.record_reveals(&step, length).is_err() {
                             self.nodes_alive -= (nodes.len() + best.len()) as u64;
@@ -554,6 +583,7 @@ impl<'a> Search<'a> {
                     let dealt = quick.unwrap_or_else(|| score(&step.position) - length_cost);
                     debug_assert_eq!(dealt, score(&step.position) - length_cost);
                     if falls_short(dealt) {
+                        self.cut = true;
                         continue;
                     }
                     let rank = (dealt, u64::MAX - order);
@@ -567,6 +597,7 @@ impl<'a> Search<'a> {
                     }));
                     self.nodes_alive += 1;
                     if best.len() > pool {
+                        self.cut = true;
                         best.pop();
                         self.nodes_alive -= 1;
                     }
@@ -620,6 +651,9 @@ impl<'a> Search<'a> {
             move_cost,
             thorough,
         };
+        // A look stopped at its budget leaves nothing out: the positions
+        // kept are explored in full in the next stage.
+        let cut = self.cut;
         let mut valued = Vec::with_capacity(dealt.len());
         for (order, (position, line)) in dealt.into_iter().enumerate() {
             self.visited = HashSet::default();
@@ -644,6 +678,7 @@ impl<'a> Search<'a> {
         // Best value first; among equals, the better dealt score (the
         // order the candidates came in).
         valued.sort_by_key(|entry| std::cmp::Reverse((entry.0, entry.1)));
+        self.cut = cut || valued.len() > width;
         valued.truncate(width);
         Ok(Looked::Best(
             valued
@@ -769,6 +804,7 @@ impl<'a> Search<'a> {
         let mut piles = [0i32; PILES];
         loop {
             if expansions == budget {
+                self.cut |= !frontier.is_empty();
                 break;
             }
             let (index, which) = match frontier.pop() {
@@ -825,6 +861,7 @@ impl<'a> Search<'a> {
                 }
                 let step = self.game.apply(&position, mv);
                 if !step.reveals.is_empty() {
+                    self.cut = true;
                     if self.record_reveals(&step, prefix + depth as usize).is_err() {
                         self.nodes_alive -= nodes.len() as u64;
                         return Err(Stopped);
@@ -1194,6 +1231,66 @@ mod tests {
         };
         assert!(matches!(run(&deal, beam(false)), Outcome::Exhausted));
         assert!(matches!(run(&deal, beam(true)), Outcome::Won(_)));
+    }
+
+    /// The positions reachable from the start by the moves probes and
+    /// beams favour and by deals, counted by a plain breadth-first search
+    /// under the beams' key (rows dealt apart). `None` if one is won.
+    fn favoured_closure(game: &Game) -> Option<u64> {
+        let mut seen = HashSet::new();
+        let start = game.start().clone();
+        seen.insert((start.rows_dealt(), game.key64(&start)));
+        let mut queue = std::collections::VecDeque::from([start]);
+        let mut moves = Vec::new();
+        while let Some(position) = queue.pop_front() {
+            moves.clear();
+            let runs = game.moves(&position, &mut moves);
+            for &mv in &moves {
+                if mv != Move::Deal && !promising(&position, &runs, mv) {
+                    continue;
+                }
+                let next = game.apply(&position, mv).position;
+                if next.is_won() {
+                    return None;
+                }
+                if seen.insert((next.rows_dealt(), game.key64(&next))) {
+                    queue.push_back(next);
+                }
+            }
+        }
+        Some(seen.len() as u64)
+    }
+
+    /// A stuck player's position (PySol 5004 with one stock row left and
+    /// 41 face-down cards) whose favoured moves reach few positions, none
+    /// won. A narrow beam leaves dealt positions out and claims nothing; a
+    /// wide one searches them all and says so, with exactly the count of a
+    /// plain breadth-first search of those moves.
+    #[test]
+    fn a_beam_that_leaves_nothing_out_says_so() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ladder/r1-g5004.yaml");
+        let deal = crate::deal::load(path.as_ref()).unwrap();
+        let game = Game::new(&deal).unwrap();
+        let limits = Limits::default();
+        let cancel = AtomicBool::new(false);
+        let beam = |budget, width| Pass::Beam {
+            budget,
+            width,
+            move_cost: 0,
+            lookahead: 0,
+            thorough: false,
+        };
+        let mut search = Search::new(&game, &limits, &cancel, &|_| {});
+        assert!(matches!(search.run(beam(2_000, 10)), Outcome::Exhausted));
+        assert_eq!(search.favoured_exhausted, None);
+        let closure = favoured_closure(&game).expect("no favoured line wins");
+        assert!(closure > 10_000, "{closure}");
+        let mut search = Search::new(&game, &limits, &cancel, &|_| {});
+        assert!(matches!(
+            search.run(beam(100_000, 100_000)),
+            Outcome::Exhausted
+        ));
+        assert_eq!(search.favoured_exhausted, Some(closure));
     }
 
     /// PySol game 17 is one of the hard deals: the beam 1,000 × 200 ends
