@@ -22,7 +22,7 @@ use spider_analyzer::solve::{
     Analysis, Limits, Progress, Reductions, Verdict, analyze_with_progress,
 };
 
-use super::flags::{self, CountLimit, SizeLimit, TimeLimit};
+use super::flags::{self, CountLimit, MemoryLimit, TimeLimit};
 
 /// The deal analyzed when no file is given: the 2017 game its player could
 /// not win in 20 hours, with its four never-seen cards.
@@ -54,9 +54,10 @@ pub struct Args {
     #[arg(long, value_name = "SECS", default_value_t = spider_analyzer::solve::DEFAULT_SHORTEN_TIME.as_secs_f64())]
     shorten_time: f64,
     /// Stop when the search's memory estimate reaches this (per search), like
-    /// `512M` or `4G`; 0 for no limit.
-    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = flags::size_limit)]
-    memory_limit: SizeLimit,
+    /// `512M` or `4G`; `auto` shares half the machine's memory between the
+    /// searches run at once; 0 for no limit.
+    #[arg(long, value_name = "SIZE", default_value = "auto", value_parser = flags::memory_limit)]
+    memory_limit: MemoryLimit,
     /// Decide every completion of the XX cards, however many there are (up
     /// to --max-completions). By default they are all decided when there
     /// are at most 1000; with more, a sample is decided (see --samples).
@@ -142,10 +143,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         spider_analyzer::html::check_target(path, args.force, &inputs)?;
     }
     let report = check::check(&deal);
+    // The completions run one search per thread at once; the deal as
+    // written runs alone, on every thread.
+    let threads = args.jobs.unwrap_or_else(rayon::current_num_threads);
     let limits = Limits {
         max_positions: args.max_positions.0,
         time_limit: args.time_limit.0,
-        memory_limit: args.memory_limit.0,
+        memory_limit: args.memory_limit.per_search(threads),
         reductions: Reductions {
             dead_ends: !args.no_dead_ends,
             dead_ends_everywhere: args.dead_ends_everywhere,
@@ -171,9 +175,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let main_limits = Limits {
         checkpoint: args.checkpoint.clone(),
+        memory_limit: args.memory_limit.per_search(1),
         ..limits.clone()
     };
-    let analysis = analyze_with_progress(&deal, &main_limits, &cancel, &show)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let analysis = pool.install(|| analyze_with_progress(&deal, &main_limits, &cancel, &show))?;
     spinner.finish_and_clear();
 
     let unknown = deal.unknown_places().len();
@@ -190,9 +198,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         && !args.no_completions
         && (decide_all || args.samples > 0)
         && !cancel.load(Ordering::Relaxed);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.unwrap_or(0))
-        .build()?;
     let seed = args.seed.unwrap_or_else(sample::fresh_seed);
     let decided = if want_completions {
         let size = if decide_all {

@@ -30,6 +30,56 @@ pub struct CountLimit(pub Option<u64>);
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SizeLimit(pub Option<u64>);
 
+/// A `--memory-limit`: a size, or `auto`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryLimit {
+    /// Half the machine's memory, shared by the searches run at once.
+    Auto,
+    /// The size given.
+    Size(SizeLimit),
+}
+
+impl MemoryLimit {
+    /// The limit of each of `searches` searches run at once. `auto` shares
+    /// half the machine's memory between them (4 GiB in all where the
+    /// machine's memory cannot be read), at least 256 MiB each.
+    pub fn per_search(self, searches: usize) -> Option<u64> {
+        match self {
+            MemoryLimit::Size(size) => size.0,
+            MemoryLimit::Auto => {
+                let budget = machine_memory().map_or(4 << 30, |total| total / 2);
+                Some((budget / searches.max(1) as u64).max(256 << 20))
+            }
+        }
+    }
+}
+
+/// The machine's memory in bytes (`MemTotal` of `/proc/meminfo`), where
+/// it can be read.
+fn machine_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|line| line.starts_with("MemTotal:"))?;
+    let kib: u64 = line
+        .trim_start_matches("MemTotal:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    kib.checked_mul(1024)
+}
+
+/// Reads a memory limit: `auto`, or what [`size_limit`] reads.
+pub fn memory_limit(text: &str) -> Result<MemoryLimit, String> {
+    if text.trim().eq_ignore_ascii_case("auto") {
+        Ok(MemoryLimit::Auto)
+    } else {
+        size_limit(text)
+            .map(MemoryLimit::Size)
+            .map_err(|error| format!("{error}, or auto"))
+    }
+}
+
 /// Reads a time limit in seconds: `0` for no limit, or a number from 0.001
 /// to 30 days (2592000).
 pub fn time_limit(text: &str) -> Result<TimeLimit, String> {
@@ -171,5 +221,33 @@ mod tests {
         for bad in ["4X", "-1G", "G", "nan", "infG", "1e30", "2000T"] {
             assert!(size_limit(bad).is_err(), "{bad}");
         }
+    }
+
+    /// `auto` is half the machine's memory for one search, shared when
+    /// several run at once, never under 256 MiB; a size is itself, however
+    /// many searches run.
+    #[test]
+    fn memory_limits() {
+        assert_eq!(memory_limit("auto"), Ok(MemoryLimit::Auto));
+        assert_eq!(memory_limit(" AUTO "), Ok(MemoryLimit::Auto));
+        let four = MemoryLimit::Size(SizeLimit(Some(4 << 30)));
+        assert_eq!(memory_limit("4G"), Ok(four));
+        assert_eq!(four.per_search(8), Some(4 << 30));
+        assert_eq!(memory_limit("0").unwrap().per_search(1), None);
+        let error = memory_limit("lots").unwrap_err();
+        assert!(
+            error.contains("0 (no limit)") && error.ends_with("or auto"),
+            "{error}"
+        );
+        let one = MemoryLimit::Auto.per_search(1).unwrap();
+        match machine_memory() {
+            Some(total) => assert_eq!(one, (total / 2).max(256 << 20)),
+            None => assert_eq!(one, 4 << 30),
+        }
+        assert_eq!(
+            MemoryLimit::Auto.per_search(2),
+            Some((one / 2).max(256 << 20))
+        );
+        assert_eq!(MemoryLimit::Auto.per_search(1 << 20), Some(256 << 20));
     }
 }
