@@ -1316,6 +1316,11 @@ fn bucket_bytes(bucket: &Bucket) -> u64 {
     (bucket.arena.bytes.len() + bucket.arena.len() * 24) as u64
 }
 
+/// The most bytes a record is expected to take: a Spider position with
+/// every card face up (22 + 104), its reveals, the move back and the
+/// depth.
+const RECORD_ROOM: usize = 160;
+
 /// Packed records one after another: a byte vector and where each record
 /// ends.
 #[derive(Default)]
@@ -1361,13 +1366,34 @@ impl Arena {
     }
 
     fn push(&mut self, record: &[u8]) {
+        self.make_room(record.len());
         self.bytes.extend_from_slice(record);
         self.ends.push(self.bytes.len() as u32);
     }
 
+    /// Appends the record `write` writes (at most [`RECORD_ROOM`] bytes;
+    /// longer ones are kept too, only with less care for memory).
     fn push_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        self.make_room(RECORD_ROOM);
         write(&mut self.bytes);
         self.ends.push(self.bytes.len() as u32);
+    }
+
+    /// Room for one more record of up to `bytes` bytes. The arenas grow by
+    /// an eighth at a time, not by doubling as a `Vec` does: a frontier of
+    /// tens of millions of records would otherwise waste a third of its
+    /// memory on average, and up to half. (Growing a large allocation
+    /// remaps its pages rather than copying them.)
+    #[inline]
+    fn make_room(&mut self, bytes: usize) {
+        if self.bytes.capacity() - self.bytes.len() < bytes {
+            let grow = (self.bytes.capacity() / 8).max(bytes).max(1 << 12);
+            self.bytes.reserve_exact(grow);
+        }
+        if self.ends.capacity() == self.ends.len() {
+            let grow = (self.ends.capacity() / 8).max(1 << 10);
+            self.ends.reserve_exact(grow);
+        }
     }
 
     fn bytes(&self) -> u64 {
