@@ -934,6 +934,7 @@ fn analysis_json(analysis: &Analysis) -> serde_json::Value {
             "queued": proof.queued,
             "estimate_left": proof.estimate_left,
             "positions_per_second": proof.rate,
+            "threads": proof.threads,
         })),
         "reveals": analysis.reveals.iter().map(|(place, moves)| serde_json::json!({
             "place": place,

@@ -157,6 +157,8 @@ pub struct ProofProgress {
     pub estimate_left: u64,
     /// Positions per second of the pass so far.
     pub rate: f64,
+    /// Threads the pass runs on (`-j`).
+    pub threads: usize,
 }
 
 impl ProofProgress {

@@ -1059,6 +1059,7 @@ fn proof_progress(stats: &crate::explore::layered::LayeredStats, running: bool) 
         queued: stats.queued,
         estimate_left: (rest_of_layer + stats.queued as f64 * g) as u64,
         rate,
+        threads: stats.threads,
     }
 }
 

@@ -281,4 +281,30 @@ fn an_undecided_proof_says_how_far_it_got() {
     );
     assert!(proof["queued"].as_u64().unwrap() > 0, "{proof}");
     assert!(proof["estimate_left"].as_u64().unwrap() > 0, "{proof}");
+    assert_eq!(proof["threads"], 1, "-j limits the search of the deal too");
+}
+
+/// `-j N` gives the deal's own search N threads, not only the completions.
+#[test]
+fn jobs_limit_the_proof_of_the_deal() {
+    for jobs in [1, 2] {
+        let out = spider()
+            .args([
+                "analyze",
+                "benches/ladder/r1-g5006.yaml",
+                "--exhaustive-only",
+                "--max-positions",
+                "5000",
+                "--json",
+                "-j",
+            ])
+            .arg(jobs.to_string())
+            .assert()
+            .code(3)
+            .get_output()
+            .stdout
+            .clone();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(json["analysis"]["proof"]["threads"], jobs, "{json}");
+    }
 }
