@@ -145,7 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let report = check::check(&deal);
     // The completions run one search per thread at once; the deal as
     // written runs alone, on every thread.
-    let threads = args.jobs.unwrap_or_else(rayon::current_num_threads);
+    let threads = flags::threads(args.jobs);
     let limits = Limits {
         max_positions: args.max_positions.0,
         time_limit: args.time_limit.0,

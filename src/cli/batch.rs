@@ -112,6 +112,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             samples: args.hidden_samples,
             limits: Limits {
                 max_positions: Some(args.hidden_max_positions),
+                memory_limit: super::flags::MemoryLimit::Auto
+                    .per_search(super::flags::threads(args.jobs)),
                 ..Limits::default()
             },
             max_moves: 1000,
@@ -229,6 +231,8 @@ fn config(args: &Args) -> anyhow::Result<BatchConfig> {
             max_positions: args.max_positions.0,
             time_limit: args.time_limit.0,
             shorten_time: super::seconds("--shorten-time", args.shorten_time)?,
+            memory_limit: super::flags::MemoryLimit::Auto
+                .per_search(super::flags::threads(args.jobs)),
             ..Limits::default()
         },
     };

@@ -54,6 +54,11 @@ impl MemoryLimit {
     }
 }
 
+/// The searches run at once with `-j/--jobs` (`None`: one per core).
+pub fn threads(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(rayon::current_num_threads)
+}
+
 /// The machine's memory in bytes (`MemTotal` of `/proc/meminfo`), where
 /// it can be read.
 fn machine_memory() -> Option<u64> {

@@ -72,6 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let limits = Limits {
         max_positions: args.max_positions.0,
         time_limit: args.time_limit.0,
+        memory_limit: super::flags::MemoryLimit::Auto.per_search(super::flags::threads(args.jobs)),
         ..Limits::default()
     };
     let candidates = report.candidates();
