@@ -100,8 +100,9 @@ pub struct Args {
     #[arg(long)]
     no_dead_ends: bool,
     /// Run the dead-end test on every position the exhaustive search
-    /// meets, not only where a card turns up, a run is removed or a row is
-    /// dealt (slower; see docs/proofs.md).
+    /// meets, not only after moves that cannot be undone: a card turned
+    /// up, a run removed, a row dealt, a run taken off a card it does not
+    /// follow (slower; see docs/proofs.md).
     #[arg(long, conflicts_with = "no_dead_ends")]
     dead_ends_everywhere: bool,
     /// Switch off pile symmetry once the stock is empty (see docs/proofs.md).

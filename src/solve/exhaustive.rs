@@ -112,15 +112,17 @@ impl<'g> ExhaustiveProblem<'g> {
     }
 
     /// The move back to the parent for the step `mv` made from `position`:
-    /// the reverse shift, when the move turned no card up and removed no
-    /// run.
+    /// the reverse shift, when the move turned no card up, removed no run
+    /// and can be undone (see [`Self::undoable`]). `None` marks the
+    /// positions the dead-end test runs on by default.
     #[inline]
     fn back_of(position: &Position, mv: Move, step: &Step) -> Option<Move> {
         match mv {
             Move::Shift { from, to, count }
                 if step.position.face_down_count(from as usize)
                     == position.face_down_count(from as usize)
-                    && step.position.runs_removed() == position.runs_removed() =>
+                    && step.position.runs_removed() == position.runs_removed()
+                    && Self::undoable(position, from as usize, count as usize) =>
             {
                 Some(Move::Shift {
                     from: to,
@@ -129,6 +131,24 @@ impl<'g> ExhaustiveProblem<'g> {
                 })
             }
             _ => None,
+        }
+    }
+
+    /// Whether taking the top `count` cards off pile `from` of `position`
+    /// can be undone: they lie on a known card one rank above the lowest of
+    /// them, or on the bottom of the pile (an empty pile takes any run
+    /// back). A move that cannot be undone lowers for good the number of
+    /// face-up cards lying on a card they do not follow (only a deal adds
+    /// such pairs).
+    #[inline]
+    fn undoable(position: &Position, from: usize, count: usize) -> bool {
+        match (
+            position.card_from_top(from, count - 1),
+            position.card_from_top(from, count),
+        ) {
+            (Some(moved), Some(below)) => below.rank() == moved.rank() + 1,
+            (Some(_), None) => position.face_up_count(from) == count,
+            _ => false,
         }
     }
 
@@ -191,10 +211,20 @@ impl Problem for ExhaustiveProblem<'_> {
     /// A win is a goal, a reveal a leaf, a position the dead-end test
     /// proves lost is dead: nothing reachable from it wins, so nothing
     /// below it needs examining (the argument is in [`super::prune`]).
-    /// The test runs on the start and on the positions a move entered a
-    /// new layer with (those without a move back), or on every position
-    /// with [`Reductions::dead_ends_everywhere`]. Leaving out the test
-    /// only expands more: it never loses a win.
+    ///
+    /// The test runs on the start and on the positions reached by a move
+    /// that cannot be undone (those without a move back): a card turned
+    /// up, a run removed, a row dealt, or a run taken off a card it does
+    /// not follow. Or on every position, with
+    /// [`Reductions::dead_ends_everywhere`]. Where it runs changes only
+    /// how much is expanded, never a verdict: leaving out the test only
+    /// expands more. Why these positions: moves that can be undone join
+    /// positions into classes whose members all reach one another, so a
+    /// class is lost as a whole or not at all. Measured on the ladder
+    /// (`examples/components.rs`), the test gave the same answer on every
+    /// member of a class, so testing where a class is entered finds the
+    /// dead ends that testing everywhere finds (the same positions
+    /// examined, docs/proofs.md), at a fraction of the tests.
     #[inline]
     fn kind(&self, visit: &Visit) -> NodeKind {
         let position = &visit.step.position;
@@ -264,5 +294,61 @@ impl PackedProblem for ExhaustiveProblem<'_> {
         let step = self.game.apply(position, mv);
         let back = Self::back_of(position, mv, &step);
         self.pack(&Visit { step, back }, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Which moves can be undone, so that the dead-end test runs after
+    /// those that cannot: 5♠ lies on 9♥ (it does not follow it), 7♣ on
+    /// 8♦ (it does), and 4♥ alone on pile 6.
+    #[test]
+    fn moves_that_cannot_be_undone_have_no_move_back() {
+        let text = "suits: 4\nrules: standard\npiles:\n\
+            - {face_down: [2C], face_up: [9H, 5S]}\n\
+            - {face_down: [3C], face_up: [6D]}\n\
+            - {face_down: [4C], face_up: [KS]}\n\
+            - {face_down: [5C], face_up: [8D, 7C]}\n\
+            - {face_down: [6C], face_up: [8S]}\n\
+            - {face_down: [], face_up: [4H]}\n\
+            - {face_down: [7C], face_up: [5C]}\n\
+            - {face_down: [8C], face_up: [KH]}\n\
+            - {face_down: [9C], face_up: [KD]}\n\
+            - {face_down: [10C], face_up: [KC]}\n\
+            stock: []\nremoved: []\n";
+        let deal = crate::deal::files::parse(text, "test.yaml".as_ref()).unwrap();
+        let game = Game::new(&deal).unwrap();
+        let problem = ExhaustiveProblem::new(&game);
+        let mut successors = Vec::new();
+        problem.successors(&problem.start(), &mut successors);
+        let back = |from: u8, to: u8| {
+            let mv = Move::Shift { from, to, count: 1 };
+            successors
+                .iter()
+                .find(|(m, _)| *m == mv)
+                .unwrap_or_else(|| panic!("{mv:?} is a legal move"))
+                .1
+                .back
+        };
+        assert_eq!(back(0, 1), None, "9♥ does not take 5♠ back");
+        assert_eq!(
+            back(3, 4),
+            Some(Move::Shift {
+                from: 4,
+                to: 3,
+                count: 1
+            })
+        );
+        assert_eq!(
+            back(5, 6),
+            Some(Move::Shift {
+                from: 6,
+                to: 5,
+                count: 1
+            }),
+            "an empty pile takes 4♥ back"
+        );
     }
 }

@@ -17,7 +17,7 @@
 //!   positions that differ only by their order once.
 
 use crate::cards::{Card, KING, Suit};
-use crate::deal::{DECK_CARDS, PILES};
+use crate::deal::{DECK_CARDS, MAX_STOCK_ROWS, PILES};
 use crate::game::{Game, Position};
 
 /// Which sound reductions the exhaustive search uses. All are on by
@@ -27,10 +27,10 @@ pub struct Reductions {
     /// Positions [`dead_end`] proves lost are not expanded.
     pub dead_ends: bool,
     /// Run the dead-end test on every position, not only on the start and
-    /// the positions a move entered a new layer with (a card turned up, a
-    /// run removed, a row dealt). Off by default: on the ladder the test
-    /// at layer entries alone prunes fewer positions, but the searches take
-    /// as long or less, and unfinished ones go 35-45 % faster
+    /// the positions reached by a move that cannot be undone (a card
+    /// turned up, a run removed, a row dealt, a run taken off a card it
+    /// does not follow). Off by default: on the ladder both examine the
+    /// same positions, and testing everywhere takes 20-60 % more time
     /// (docs/proofs.md).
     pub dead_ends_everywhere: bool,
     /// Once the stock is empty, positions that differ only by the order of
@@ -184,13 +184,13 @@ pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
     if position.is_won() || position.is_reveal() {
         return None;
     }
-    let mut stock = Vec::new();
-    for row in &game.stock()[position.rows_dealt()..] {
-        let mut cards = [0; PILES];
+    let rows = &game.stock()[position.rows_dealt()..];
+    let mut stock = [[0; PILES]; MAX_STOCK_ROWS];
+    let stock = stock.get_mut(..rows.len())?;
+    for (row, cards) in rows.iter().zip(stock.iter_mut()) {
         for (pile, slot) in row.iter().enumerate() {
             cards[pile] = slot.known()?.index();
         }
-        stock.push(cards);
     }
     let mut table = Table {
         cards: [0; DECK_CARDS],
@@ -199,7 +199,7 @@ pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
         remaining: [0; PILES],
         exposed: Exposed::default(),
         slotted: Slots::default(),
-        stock: &stock,
+        stock,
         dealt: 0,
     };
     let mut n = 0;
@@ -342,15 +342,20 @@ impl Table<'_> {
     /// leave leaves (which only exposes cards and frees piles, so it never
     /// stands in the way of anything).
     fn settle(&mut self) {
+        // Only a newly exposed card can let a stuck card leave, so after
+        // the first round only the piles whose top card a new exposure may
+        // free are looked at again.
+        let mut look: u16 = (1 << PILES) - 1;
         loop {
-            let mut changed = false;
+            let before = self.exposed;
             for pile in 0..PILES {
+                if look >> pile & 1 == 0 {
+                    continue;
+                }
                 while self.remaining[pile] > 0 {
                     let i = self.start[pile] + self.remaining[pile] - 1;
                     let card = Card::from_index(self.cards[i]);
-                    // A card newly exposed is a change too: it may be the
-                    // target a pile examined earlier in this round needs.
-                    changed |= self.exposed.add(card);
+                    self.exposed.add(card);
                     let rides = self.remaining[pile] >= 2
                         && self.remaining[pile] - 2 >= self.down[pile]
                         && card.continues_run(Card::from_index(self.cards[i - 1]));
@@ -358,15 +363,25 @@ impl Table<'_> {
                         break;
                     }
                     self.remaining[pile] -= 1;
-                    changed = true;
                 }
             }
-            let before = self.slotted.len;
             let exposed = &self.exposed;
             self.slotted.retain(|card| !exposed.lets_leave(card));
-            changed |= self.slotted.len != before;
-            if !changed {
+            let gained = Exposed {
+                ranks: self.exposed.ranks & !before.ranks,
+                cards: self.exposed.cards & !before.cards,
+            };
+            if gained.cards == 0 {
                 return;
+            }
+            look = 0;
+            for pile in 0..PILES {
+                if self.remaining[pile] > 0 {
+                    let top = self.cards[self.start[pile] + self.remaining[pile] - 1];
+                    if gained.may_free(Card::from_index(top)) {
+                        look |= 1 << pile;
+                    }
+                }
             }
         }
     }
@@ -453,13 +468,13 @@ impl Table<'_> {
         if !free && !rows_left {
             return false;
         }
-        if !search.seen.insert(self.key()) {
-            return false;
-        }
         if rows_left && !free {
             // The deal is the only choice: no need to keep this state.
             self.deal();
             return self.can_clear(search);
+        }
+        if !search.seen.insert(self.key()) {
+            return false;
         }
         // From here on a pile is free for rule 4.
         if rows_left {
@@ -515,6 +530,18 @@ impl Exposed {
     fn lets_leave(&self, card: Card) -> bool {
         (card.rank() < KING && self.rank(card.rank() + 1))
             || (card.rank() == KING && self.rest_of_suit(card.suit()))
+    }
+
+    /// Whether exposing the cards of `self` (newly exposed ones) may let
+    /// `card` leave when it could not before: it needs a card of the rank
+    /// above, or, a king, the rest of its suit.
+    #[inline]
+    fn may_free(&self, card: Card) -> bool {
+        if card.rank() < KING {
+            self.rank(card.rank() + 1)
+        } else {
+            self.cards & 0xFFFu64 << (card.suit() as u64 * 13) != 0
+        }
     }
 
     #[inline]
