@@ -1008,6 +1008,9 @@ fn exceeded(
     if limits.max_memory.is_some_and(|max| memory >= max) {
         return Some(StopReason::Memory);
     }
+    if super::memory::machine_low() {
+        return Some(StopReason::MachineMemory);
+    }
     None
 }
 

@@ -76,6 +76,7 @@
 
 mod graph;
 pub mod layered;
+pub mod memory;
 mod search;
 
 pub use graph::{Chain, Depth, Distances, GraphCounts, GraphNode, MoveGraph};

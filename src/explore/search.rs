@@ -80,6 +80,9 @@ pub enum StopReason {
     Time,
     /// [`Limits::max_memory`] was reached.
     Memory,
+    /// The machine's available memory fell below the floor of
+    /// [`memory::machine_low`](super::memory::machine_low).
+    MachineMemory,
     /// The cancel flag was set.
     Cancelled,
     /// The goal callback returned [`ControlFlow::Break`].
@@ -92,6 +95,7 @@ impl std::fmt::Display for StopReason {
             Self::Positions => "position limit reached",
             Self::Time => "time limit reached",
             Self::Memory => "memory limit reached",
+            Self::MachineMemory => "the machine's free memory ran low",
             Self::Cancelled => "cancelled",
             Self::Callback => "stopped by the goal callback",
         })
@@ -682,6 +686,9 @@ impl<'a, P: Problem> Search<'a, P> {
             && memory().0 >= max
         {
             return Some(StopReason::Memory);
+        }
+        if super::memory::machine_low() {
+            return Some(StopReason::MachineMemory);
         }
         None
     }

@@ -96,6 +96,9 @@ pub enum StopReason {
     Time,
     /// The memory estimate reached its limit.
     Memory,
+    /// The machine's available memory fell below the floor that keeps the
+    /// process from being killed (see [`crate::explore::memory`]).
+    MachineMemory,
     /// The search was cancelled (Ctrl-C).
     Cancelled,
     /// Every position was examined without a win, but some lines turn up
@@ -109,6 +112,9 @@ impl std::fmt::Display for StopReason {
             StopReason::Positions => "the position limit was reached",
             StopReason::Time => "the time limit was reached",
             StopReason::Memory => "the memory limit was reached",
+            StopReason::MachineMemory => {
+                "the machine's free memory ran low"
+            }
             StopReason::Cancelled => "the search was interrupted",
             StopReason::UnknownCards => {
                 "a win must turn up unknown cards, and they can be turned up: the answer depends on the XX cards"

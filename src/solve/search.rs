@@ -492,6 +492,7 @@ impl<'a> Search<'a> {
                     EngineStop::Positions => StopReason::Positions,
                     EngineStop::Time => StopReason::Time,
                     EngineStop::Memory => StopReason::Memory,
+                    EngineStop::MachineMemory => StopReason::MachineMemory,
                     EngineStop::Cancelled => StopReason::Cancelled,
                     EngineStop::Callback => StopReason::UnknownCards,
                 });
@@ -987,6 +988,9 @@ impl<'a> Search<'a> {
                 .is_some_and(|limit| memory >= limit)
             {
                 return self.stop(StopReason::Memory);
+            }
+            if crate::explore::memory::machine_low() {
+                return self.stop(StopReason::MachineMemory);
             }
             if self.positions >= self.next_report {
                 self.next_report = self.positions + (1 << 16);

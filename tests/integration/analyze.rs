@@ -118,6 +118,42 @@ fn a_limit_leaves_an_undecided_report_with_exit_3() {
         .stdout(predicate::str::contains("--no-completions"));
 }
 
+/// When the machine's free memory runs low, every search stops with a
+/// report (undecided, exit 3) instead of being killed by the system. The
+/// floor is raised above any machine's memory to make it happen at once.
+#[test]
+fn low_machine_memory_stops_with_a_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let deal = dir.path().join("210.yaml");
+    spider()
+        .args(["deal", "--pysol", "210", "-o", deal.to_str().unwrap()])
+        .assert()
+        .success();
+    for extra in [&[][..], &["--exhaustive-only"][..]] {
+        let output = spider()
+            .env("SPIDER_MEMORY_FLOOR", "1000000000000000000")
+            .args(["analyze", deal.to_str().unwrap(), "--json"])
+            .args(["--time-limit", "20"])
+            .args(extra)
+            .assert()
+            .code(3)
+            .get_output()
+            .stdout
+            .clone();
+        let json: serde_json::Value = serde_json::from_slice(&output).unwrap();
+        assert_eq!(json["analysis"]["verdict"], "undecided");
+        assert_eq!(json["analysis"]["stopped_by"], "machine-memory");
+    }
+    spider()
+        .env("SPIDER_MEMORY_FLOOR", "1000000000000000000")
+        .args(["analyze", "--no-completions", "-q"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains(
+            "verdict: undecided (the machine's free memory ran low)",
+        ));
+}
+
 #[test]
 fn completions_fill_the_unknown_cards_every_way() {
     let output = spider()

@@ -1,0 +1,135 @@
+//! A guard on the machine's free memory.
+//!
+//! A search's memory limit (`Limits::max_memory`) holds its own estimate
+//! of what it uses. That cannot see other programs, nor memory the
+//! estimate does not count, and when the machine runs out the operating
+//! system kills the process: no report, no verdict, nothing saved. So
+//! every search also stops, as on its memory limit, when the memory the
+//! machine still has available falls below a floor ([`machine_low`]):
+//! 5 % of the machine's memory, at least 256 MiB, or the number of bytes
+//! in the environment variable `SPIDER_MEMORY_FLOOR`.
+//!
+//! The available memory is what Linux reports as `MemAvailable` in
+//! `/proc/meminfo`, and, inside a control group with a memory limit, at
+//! most what that limit leaves. Elsewhere (no `/proc`), the guard never
+//! fires.
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// How often the machine's memory is read again; in between,
+/// [`machine_low`] answers from the last reading.
+const READ_EVERY: Duration = Duration::from_millis(100);
+
+/// When the last reading was taken, in milliseconds since [`epoch`], plus
+/// one (0: never).
+static LAST_READ: AtomicU64 = AtomicU64::new(0);
+/// The last reading's answer.
+static LOW: AtomicBool = AtomicBool::new(false);
+
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+/// Whether the machine's available memory is below the floor, so that a
+/// search should stop now. Cheap: it reads the operating system's figures
+/// at most every 100 ms, from whichever thread asks first.
+pub fn machine_low() -> bool {
+    let now = epoch().elapsed().as_millis() as u64 + 1;
+    let last = LAST_READ.load(Ordering::Relaxed);
+    if last != 0 && now - last < READ_EVERY.as_millis() as u64 {
+        return LOW.load(Ordering::Relaxed);
+    }
+    if LAST_READ
+        .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+        .is_err()
+    {
+        // Another thread is reading.
+        return LOW.load(Ordering::Relaxed);
+    }
+    let low = match (available(), floor()) {
+        (Some(available), Some(floor)) => available < floor,
+        _ => false,
+    };
+    LOW.store(low, Ordering::Relaxed);
+    low
+}
+
+/// The free memory below which searches stop: `SPIDER_MEMORY_FLOOR` bytes,
+/// or 5 % of the machine's memory and at least 256 MiB.
+fn floor() -> Option<u64> {
+    static FLOOR: OnceLock<Option<u64>> = OnceLock::new();
+    *FLOOR.get_or_init(|| {
+        if let Some(bytes) = std::env::var("SPIDER_MEMORY_FLOOR")
+            .ok()
+            .and_then(|text| text.trim().parse().ok())
+        {
+            return Some(bytes);
+        }
+        let total = meminfo("MemTotal:")?;
+        Some((total / 20).max(256 << 20))
+    })
+}
+
+/// The memory still available to this process: the machine's, and at most
+/// what its control group's limit leaves.
+fn available() -> Option<u64> {
+    let machine = meminfo("MemAvailable:")?;
+    Some(match group_room() {
+        Some(room) => machine.min(room),
+        None => machine,
+    })
+}
+
+/// One figure of `/proc/meminfo`, in bytes.
+fn meminfo(field: &str) -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|line| line.starts_with(field))?;
+    let kib: u64 = line[field.len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    kib.checked_mul(1024)
+}
+
+/// What the memory limit of this process's control group leaves, when it
+/// has one (cgroup v2, then v1).
+fn group_room() -> Option<u64> {
+    let read = |path: &str| -> Option<u64> {
+        std::fs::read_to_string(path)
+            .ok()?
+            .trim()
+            .parse::<u64>()
+            .ok()
+    };
+    let (limit, used) = match read("/sys/fs/cgroup/memory.max") {
+        Some(limit) => (limit, read("/sys/fs/cgroup/memory.current")?),
+        None => (
+            read("/sys/fs/cgroup/memory/memory.limit_in_bytes")?,
+            read("/sys/fs/cgroup/memory/memory.usage_in_bytes")?,
+        ),
+    };
+    // An unlimited group reports "max" (v2, not a number) or a huge number
+    // (v1).
+    (limit < 1 << 60).then(|| limit.saturating_sub(used))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_machine_figures_are_read() {
+        if std::path::Path::new("/proc/meminfo").exists() {
+            let total = meminfo("MemTotal:").expect("MemTotal is in /proc/meminfo");
+            let available = available().expect("MemAvailable is in /proc/meminfo");
+            assert!(total > 0 && available <= total);
+        }
+        // Two calls within 100 ms give the same answer.
+        assert_eq!(machine_low(), machine_low());
+    }
+}
