@@ -97,7 +97,9 @@ fn meminfo(field: &str) -> Option<u64> {
 }
 
 /// What the memory limit of this process's control group leaves, when it
-/// has one (cgroup v2, then v1).
+/// has one (cgroup v2, then v1). The group's usage counts the page cache,
+/// which the system takes back before it kills anything, so the inactive
+/// part of the file cache counts as room (as `docker stats` does).
 fn group_room() -> Option<u64> {
     let read = |path: &str| -> Option<u64> {
         std::fs::read_to_string(path)
@@ -106,16 +108,30 @@ fn group_room() -> Option<u64> {
             .parse::<u64>()
             .ok()
     };
-    let (limit, used) = match read("/sys/fs/cgroup/memory.max") {
-        Some(limit) => (limit, read("/sys/fs/cgroup/memory.current")?),
+    let stat = |path: &str, field: &str| -> u64 {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|text| {
+                text.lines()
+                    .find_map(|line| line.strip_prefix(field)?.trim().parse().ok())
+            })
+            .unwrap_or(0)
+    };
+    let (limit, used, cache) = match read("/sys/fs/cgroup/memory.max") {
+        Some(limit) => (
+            limit,
+            read("/sys/fs/cgroup/memory.current")?,
+            stat("/sys/fs/cgroup/memory.stat", "inactive_file "),
+        ),
         None => (
             read("/sys/fs/cgroup/memory/memory.limit_in_bytes")?,
             read("/sys/fs/cgroup/memory/memory.usage_in_bytes")?,
+            stat("/sys/fs/cgroup/memory/memory.stat", "total_inactive_file "),
         ),
     };
     // An unlimited group reports "max" (v2, not a number) or a huge number
     // (v1).
-    (limit < 1 << 60).then(|| limit.saturating_sub(used))
+    (limit < 1 << 60).then(|| limit.saturating_sub(used.saturating_sub(cache)))
 }
 
 #[cfg(test)]
