@@ -48,6 +48,9 @@ pub struct Visit {
     pub step: Step,
     /// The move that would lead straight back to the parent, if any.
     pub back: Option<Move>,
+    /// Whether the dead-end test is run on it (see
+    /// [`ExhaustiveProblem::worth_testing`]).
+    pub test: bool,
 }
 
 /// Every position reachable from a game's start, for the layered search.
@@ -152,6 +155,48 @@ impl<'g> ExhaustiveProblem<'g> {
         }
     }
 
+    /// Whether the dead-end test is worth running on `step`, reached from
+    /// `position` (which was not proved lost) by `mv`, with `back` its move
+    /// back ([`Self::back_of`]). Not after a move that can be undone (see
+    /// [`Problem::kind`](crate::explore::Problem::kind)). Nor after a run
+    /// taken, from a card it does not follow or from a face-down card,
+    /// onto a card one rank above its lowest card `r` (or onto an empty
+    /// pile), when the piles then show another card of that rank: the
+    /// relaxed game of the test can then move the run off again at once,
+    /// which leaves it where the relaxed game of `position` was once that
+    /// game moved the run (it may: the card under it was in view), with
+    /// at least the same cards in view. So the test cannot prove `step`
+    /// lost unless it proves `position` lost, or gives up on `position`
+    /// where it does not on `step` (a bounded search). Either way leaving
+    /// it out never loses a win: it only expands more. A deal or a removed
+    /// run is always tested: a row covers every pile, and removed cards are
+    /// no longer in view.
+    fn worth_testing(position: &Position, mv: Move, step: &Step, back: Option<Move>) -> bool {
+        if back.is_some() {
+            return false;
+        }
+        let Move::Shift { from, to, count } = mv else {
+            return true;
+        };
+        if step.position.runs_removed() != position.runs_removed() {
+            return true;
+        }
+        let Some(lowest) = position.card_from_top(from as usize, count as usize - 1) else {
+            return true;
+        };
+        if lowest.rank() == crate::cards::KING {
+            return true;
+        }
+        let above = lowest.rank() + 1;
+        !(0..crate::deal::PILES).any(|pile| {
+            pile != to as usize
+                && step
+                    .position
+                    .card_from_top(pile, 0)
+                    .is_some_and(|top| top.rank() == above)
+        })
+    }
+
     /// The game.
     pub fn game(&self) -> &'g Game {
         self.game
@@ -170,6 +215,7 @@ impl Problem for ExhaustiveProblem<'_> {
                 reveals: self.game.start_reveals(),
             },
             back: None,
+            test: true,
         }
     }
 
@@ -203,7 +249,8 @@ impl Problem for ExhaustiveProblem<'_> {
                 }
                 let step = self.game.apply(position, mv);
                 let back = Self::back_of(position, mv, &step);
-                out.push((mv, Visit { step, back }));
+                let test = Self::worth_testing(position, mv, &step, back);
+                out.push((mv, Visit { step, back, test }));
             }
         })
     }
@@ -236,7 +283,7 @@ impl Problem for ExhaustiveProblem<'_> {
         } else if !visit.step.reveals.is_empty() {
             NodeKind::Leaf
         } else if self.reductions.dead_ends
-            && (visit.back.is_none() || self.reductions.dead_ends_everywhere)
+            && (visit.test || self.reductions.dead_ends_everywhere)
             && dead_end(self.game, position).is_some()
         {
             NodeKind::Dead
@@ -248,24 +295,24 @@ impl Problem for ExhaustiveProblem<'_> {
 
 impl PackedProblem for ExhaustiveProblem<'_> {
     /// The step's bytes, then the move back: three bytes, `from` 255 for
-    /// none.
+    /// none, then 0 when the dead-end test is to run on it, 1 when not.
     fn pack(&self, visit: &Visit, out: &mut Vec<u8>) {
         visit.step.pack_into(out);
         match visit.back {
             Some(Move::Shift { from, to, count }) => out.extend([from, to, count]),
-            _ => out.extend([255, 0, 0]),
+            _ => out.extend([255, u8::from(!visit.test), 0]),
         }
     }
 
     fn unpack(&self, bytes: &[u8]) -> Visit {
         let (step, used) =
             Step::unpack_from(bytes).expect("the layered search hands back the bytes pack wrote");
-        let back = match bytes[used..used + 3] {
-            [255, _, _] => None,
-            [from, to, count] => Some(Move::Shift { from, to, count }),
+        let (back, test) = match bytes[used..used + 3] {
+            [255, skip, _] => (None, skip == 0),
+            [from, to, count] => (Some(Move::Shift { from, to, count }), false),
             _ => unreachable!("a slice of three"),
         };
-        Visit { step, back }
+        Visit { step, back, test }
     }
 
     /// The successors' keys and layers from the two piles each move
@@ -293,7 +340,8 @@ impl PackedProblem for ExhaustiveProblem<'_> {
         let mv = Game::move_of_token(token);
         let step = self.game.apply(position, mv);
         let back = Self::back_of(position, mv, &step);
-        self.pack(&Visit { step, back }, out);
+        let test = Self::worth_testing(position, mv, &step, back);
+        self.pack(&Visit { step, back, test }, out);
     }
 }
 
@@ -303,18 +351,20 @@ mod tests {
 
     /// Which moves can be undone, so that the dead-end test runs after
     /// those that cannot: 5♠ lies on 9♥ (it does not follow it), 7♣ on
-    /// 8♦ (it does), and 4♥ alone on pile 6.
+    /// 8♦ (it does), 4♥ alone on pile 6, 7♥ on 2♦. And where the test
+    /// is left out after a move that cannot be undone: 5♠ onto 6♦ leaves
+    /// 6♥ in view, 7♥ onto 8♠ leaves no other 8.
     #[test]
     fn moves_that_cannot_be_undone_have_no_move_back() {
         let text = "suits: 4\nrules: standard\npiles:\n\
             - {face_down: [2C], face_up: [9H, 5S]}\n\
             - {face_down: [3C], face_up: [6D]}\n\
-            - {face_down: [4C], face_up: [KS]}\n\
+            - {face_down: [4C], face_up: [6H]}\n\
             - {face_down: [5C], face_up: [8D, 7C]}\n\
             - {face_down: [6C], face_up: [8S]}\n\
             - {face_down: [], face_up: [4H]}\n\
             - {face_down: [7C], face_up: [5C]}\n\
-            - {face_down: [8C], face_up: [KH]}\n\
+            - {face_down: [8C], face_up: [2D, 7H]}\n\
             - {face_down: [9C], face_up: [KD]}\n\
             - {face_down: [10C], face_up: [KC]}\n\
             stock: []\nremoved: []\n";
@@ -323,16 +373,20 @@ mod tests {
         let problem = ExhaustiveProblem::new(&game);
         let mut successors = Vec::new();
         problem.successors(&problem.start(), &mut successors);
-        let back = |from: u8, to: u8| {
+        let visit = |from: u8, to: u8| {
             let mv = Move::Shift { from, to, count: 1 };
-            successors
+            &successors
                 .iter()
                 .find(|(m, _)| *m == mv)
                 .unwrap_or_else(|| panic!("{mv:?} is a legal move"))
                 .1
-                .back
         };
+        let back = |from: u8, to: u8| visit(from, to).back;
         assert_eq!(back(0, 1), None, "9♥ does not take 5♠ back");
+        assert!(!visit(0, 1).test, "6♥ can take 5♠ in the relaxed game");
+        assert_eq!(back(7, 4), None, "2♦ does not take 7♥ back");
+        assert!(visit(7, 4).test, "no other 8 for 7♥");
+        assert!(!visit(3, 4).test && !visit(5, 6).test);
         assert_eq!(
             back(3, 4),
             Some(Move::Shift {
