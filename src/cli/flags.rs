@@ -6,6 +6,7 @@
 //! names the flag and the accepted range, instead of panicking or silently
 //! meaning something else.
 
+use spider_analyzer::explore::memory::machine_total;
 use std::time::Duration;
 
 /// The longest time limit accepted: 30 days, in seconds.
@@ -47,7 +48,7 @@ impl MemoryLimit {
         match self {
             MemoryLimit::Size(size) => size.0,
             MemoryLimit::Auto => {
-                let budget = machine_memory().map_or(4 << 30, |total| total / 2);
+                let budget = machine_total().map_or(4 << 30, |total| total / 2);
                 Some((budget / searches.max(1) as u64).max(256 << 20))
             }
         }
@@ -57,21 +58,6 @@ impl MemoryLimit {
 /// The searches run at once with `-j/--jobs` (`None`: one per core).
 pub fn threads(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(rayon::current_num_threads)
-}
-
-/// The machine's memory in bytes (`MemTotal` of `/proc/meminfo`), where
-/// it can be read.
-fn machine_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|line| line.starts_with("MemTotal:"))?;
-    let kib: u64 = line
-        .trim_start_matches("MemTotal:")
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    kib.checked_mul(1024)
 }
 
 /// Reads a memory limit: `auto`, or what [`size_limit`] reads.
@@ -245,7 +231,7 @@ mod tests {
             "{error}"
         );
         let one = MemoryLimit::Auto.per_search(1).unwrap();
-        match machine_memory() {
+        match machine_total() {
             Some(total) => assert_eq!(one, (total / 2).max(256 << 20)),
             None => assert_eq!(one, 4 << 30),
         }

@@ -68,7 +68,7 @@ fn floor() -> Option<u64> {
         {
             return Some(bytes);
         }
-        let total = meminfo("MemTotal:")?;
+        let total = machine_total()?;
         Some((total / 20).max(256 << 20))
     })
 }
@@ -81,6 +81,12 @@ fn available() -> Option<u64> {
         Some(room) => machine.min(room),
         None => machine,
     })
+}
+
+/// The machine's memory in bytes (`MemTotal` of `/proc/meminfo`), where
+/// it can be read.
+pub fn machine_total() -> Option<u64> {
+    meminfo("MemTotal:")
 }
 
 /// One figure of `/proc/meminfo`, in bytes.
