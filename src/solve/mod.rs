@@ -112,9 +112,7 @@ impl std::fmt::Display for StopReason {
             StopReason::Positions => "the position limit was reached",
             StopReason::Time => "the time limit was reached",
             StopReason::Memory => "the memory limit was reached",
-            StopReason::MachineMemory => {
-                "the machine's free memory ran low"
-            }
+            StopReason::MachineMemory => "the machine's free memory ran low",
             StopReason::Cancelled => "the search was interrupted",
             StopReason::UnknownCards => {
                 "a win must turn up unknown cards, and they can be turned up: the answer depends on the XX cards"

@@ -342,20 +342,15 @@ impl Table<'_> {
     /// leave leaves (which only exposes cards and frees piles, so it never
     /// stands in the way of anything).
     fn settle(&mut self) {
-        // Only a newly exposed card can let a stuck card leave, so after
-        // the first round only the piles whose top card a new exposure may
-        // free are looked at again.
-        let mut look: u16 = (1 << PILES) - 1;
         loop {
-            let before = self.exposed;
+            let mut changed = false;
             for pile in 0..PILES {
-                if look >> pile & 1 == 0 {
-                    continue;
-                }
                 while self.remaining[pile] > 0 {
                     let i = self.start[pile] + self.remaining[pile] - 1;
                     let card = Card::from_index(self.cards[i]);
-                    self.exposed.add(card);
+                    // A card newly exposed is a change too: it may be the
+                    // target a pile examined earlier in this round needs.
+                    changed |= self.exposed.add(card);
                     let rides = self.remaining[pile] >= 2
                         && self.remaining[pile] - 2 >= self.down[pile]
                         && card.continues_run(Card::from_index(self.cards[i - 1]));
@@ -363,25 +358,15 @@ impl Table<'_> {
                         break;
                     }
                     self.remaining[pile] -= 1;
+                    changed = true;
                 }
             }
+            let before = self.slotted.len;
             let exposed = &self.exposed;
             self.slotted.retain(|card| !exposed.lets_leave(card));
-            let gained = Exposed {
-                ranks: self.exposed.ranks & !before.ranks,
-                cards: self.exposed.cards & !before.cards,
-            };
-            if gained.cards == 0 {
+            changed |= self.slotted.len != before;
+            if !changed {
                 return;
-            }
-            look = 0;
-            for pile in 0..PILES {
-                if self.remaining[pile] > 0 {
-                    let top = self.cards[self.start[pile] + self.remaining[pile] - 1];
-                    if gained.may_free(Card::from_index(top)) {
-                        look |= 1 << pile;
-                    }
-                }
             }
         }
     }
@@ -530,18 +515,6 @@ impl Exposed {
     fn lets_leave(&self, card: Card) -> bool {
         (card.rank() < KING && self.rank(card.rank() + 1))
             || (card.rank() == KING && self.rest_of_suit(card.suit()))
-    }
-
-    /// Whether exposing the cards of `self` (newly exposed ones) may let
-    /// `card` leave when it could not before: it needs a card of the rank
-    /// above, or, a king, the rest of its suit.
-    #[inline]
-    fn may_free(&self, card: Card) -> bool {
-        if card.rank() < KING {
-            self.rank(card.rank() + 1)
-        } else {
-            self.cards & 0xFFFu64 << (card.suit() as u64 * 13) != 0
-        }
     }
 
     #[inline]
