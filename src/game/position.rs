@@ -636,17 +636,19 @@ impl Game {
         // `takes[r]`: the piles (bit `to`) whose top card takes a card of
         // rank r (its own rank is r + 1); `empty`: the empty piles, which
         // take any card.
+        // (A card's index modulo 13 is its rank less one.)
         let mut takes = [0u16; 14];
         let mut empty = 0u16;
         let mut starts = [0usize; PILES + 1];
         for pile in 0..PILES {
-            starts[pile + 1] = starts[pile] + position.up[pile] as usize;
-            match position.top(pile) {
-                None if position.is_empty_pile(pile) => empty |= 1 << pile,
-                Some(top) if top != UNKNOWN_FACE => {
-                    takes[Card::from_index(top).rank() as usize - 1] |= 1 << pile
+            let (start, end) = (starts[pile], starts[pile] + position.up[pile] as usize);
+            starts[pile + 1] = end;
+            if end == start {
+                if position.down[pile] == 0 {
+                    empty |= 1 << pile;
                 }
-                _ => {}
+            } else if position.cards[end - 1] != UNKNOWN_FACE {
+                takes[(position.cards[end - 1] % 13) as usize] |= 1 << pile;
             }
         }
         let any_empty = empty != 0;
@@ -657,8 +659,8 @@ impl Game {
             }
             let cards = &position.cards[starts[from]..starts[from + 1]];
             for count in 1..=run {
-                let deepest = Card::from_index(cards[cards.len() - count]);
-                let mut targets = (takes[deepest.rank() as usize] | empty) & !(1 << from);
+                let deepest = cards[cards.len() - count];
+                let mut targets = (takes[(deepest % 13 + 1) as usize] | empty) & !(1 << from);
                 while targets != 0 {
                     let to = targets.trailing_zeros() as u8;
                     targets &= targets - 1;
