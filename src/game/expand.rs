@@ -26,10 +26,9 @@
 //! if a sum of pseudo-random 128-bit values cancels: odds of about 2^-128
 //! a pair, as for [`Position::fingerprint`].
 
-use crate::cards::KING;
 use crate::deal::{DECK_CARDS, PILES};
 
-use super::position::{UNKNOWN_FACE, slot_face};
+use super::position::{complete_run, slot_face};
 use super::{Game, Move, Position};
 
 const SEEDS: [u64; 2] = [0x243f_6a88_85a3_08d3, 0x1319_8a2e_0370_7344];
@@ -208,10 +207,7 @@ impl Pile {
         if self.len < 13 {
             return false;
         }
-        let run = &self.cards[self.len - 13..self.len];
-        run[0] != UNKNOWN_FACE
-            && crate::cards::Card::from_index(run[0]).rank() == KING
-            && run.windows(2).all(|pair| pair[1] + 1 == pair[0])
+        complete_run(&self.cards[self.len - 13..self.len])
     }
 }
 
@@ -293,22 +289,57 @@ impl Game {
         }
     }
 
-    /// [`Game::preview_shift`] for any legal move (a deal is played: it
-    /// changes every pile, and is rare).
+    /// [`Game::preview_shift`] for a deal (legal in `position`): every
+    /// pile gets its stock card on top, then is settled, as
+    /// [`Game::apply`] does. Keyed with `hashes`' choice of ordered or
+    /// unordered piles, as the other moves of `position` are.
+    fn preview_deal(&self, position: &Position, hashes: &PileHashes) -> Preview {
+        let row = &self.stock()[position.dealt as usize];
+        let dealt = position.dealt + 1;
+        let mut removed = position.removed;
+        let mut down_total = hashes.down_total;
+        let mut piles = 0u128;
+        for (pile, &slot) in row.iter().enumerate() {
+            let cards =
+                &position.cards[hashes.starts[pile] as usize..hashes.starts[pile + 1] as usize];
+            let mut p = Pile {
+                cards: [0; DECK_CARDS + 13 + PAD],
+                len: cards.len() + 1,
+                down: position.down[pile],
+            };
+            p.cards[..cards.len()].copy_from_slice(cards);
+            p.cards[cards.len()] = slot_face(slot);
+            if p.complete_run() {
+                p.len -= 13;
+                removed += 1;
+            }
+            if p.len == 0 && p.down > 0 {
+                p.down -= 1;
+                down_total -= 1;
+                p.cards[0] = slot_face(self.face_down_cards(pile)[p.down as usize]);
+                p.len = 1;
+            }
+            piles = piles.wrapping_add(pile_hash_padded(
+                tag(pile, p.down, hashes.unordered),
+                p.down,
+                &p.cards,
+                0,
+                p.len,
+            ));
+        }
+        Preview {
+            key: head_hash(dealt, removed).wrapping_add(piles),
+            layer: (dealt as u64) << 16 | (removed as u64) << 8 | (255 - down_total as u64),
+        }
+    }
+
+    /// [`Game::preview_shift`] for any legal move.
     pub fn preview(&self, position: &Position, hashes: &PileHashes, mv: Move) -> Preview {
         let preview = match mv {
             Move::Shift { from, to, count } => {
                 self.preview_shift(position, hashes, from as usize, to as usize, count as usize)
             }
-            Move::Deal => {
-                let next = self.apply(position, mv).position;
-                Preview {
-                    key: next.sum_key(hashes.unordered),
-                    layer: (next.dealt as u64) << 16
-                        | (next.removed as u64) << 8
-                        | (255 - next.face_down_total() as u64),
-                }
-            }
+            Move::Deal => self.preview_deal(position, hashes),
         };
         #[cfg(debug_assertions)]
         {

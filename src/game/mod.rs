@@ -15,11 +15,13 @@
 
 mod expand;
 mod packed;
+mod packed_step;
 mod position;
 mod replay;
 
 pub use expand::{PileHashes, Preview, pile_hash};
 pub use packed::PackedPosition;
+pub use packed_step::PackedStep;
 pub use position::{Game, IllegalMove, Position, Reveals, Step};
 pub use replay::{MoveListError, ReplayError, Token, WrittenMove, parse_moves, replay};
 

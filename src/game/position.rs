@@ -346,11 +346,16 @@ impl Position {
         if cards.len() < 13 {
             return false;
         }
-        let run = &cards[cards.len() - 13..];
-        run[0] != UNKNOWN_FACE
-            && Card::from_index(run[0]).rank() == KING
-            && run.windows(2).all(|pair| pair[1] + 1 == pair[0])
+        complete_run(&cards[cards.len() - 13..])
     }
+}
+
+/// Whether `run`, 13 face-up cards bottom first, is K..A of one suit.
+#[inline]
+pub(super) fn complete_run(run: &[u8]) -> bool {
+    run[0] != UNKNOWN_FACE
+        && Card::from_index(run[0]).rank() == KING
+        && run.windows(2).all(|pair| pair[1] + 1 == pair[0])
 }
 
 fn face(byte: u8) -> Option<Card> {
@@ -368,12 +373,18 @@ pub(super) fn slot_face(slot: CardSlot) -> u8 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Reveals {
     /// Bit `p`: pile `p` turned up an unknown face-down card.
-    turned_up: u16,
+    pub(super) turned_up: u16,
     /// Bit `p`: the deal gave pile `p` an unknown stock card.
-    dealt: u16,
+    pub(super) dealt: u16,
 }
 
 impl Reveals {
+    /// Appends the four bytes [`Step::pack_into`] ends with.
+    pub(super) fn write_to(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.turned_up.to_le_bytes());
+        out.extend_from_slice(&self.dealt.to_le_bytes());
+    }
+
     /// Whether nothing unknown turned up.
     pub fn is_empty(&self) -> bool {
         self.turned_up == 0 && self.dealt == 0
@@ -393,8 +404,7 @@ impl Step {
     /// and the four bytes of its reveals.
     pub fn pack_into(&self, out: &mut Vec<u8>) {
         self.position.pack_into(out);
-        out.extend_from_slice(&self.reveals.turned_up.to_le_bytes());
-        out.extend_from_slice(&self.reveals.dealt.to_le_bytes());
+        self.reveals.write_to(out);
     }
 
     /// The step [`Step::pack_into`] wrote at the start of `bytes`, and how

@@ -421,6 +421,23 @@ proptest! {
             for (pile, &run) in position.run_lengths().iter().enumerate() {
                 prop_assert_eq!(run as usize, position.run_length(pile));
             }
+            // Every move played on the step's bytes writes what `apply`
+            // then `pack_into` write.
+            let parent = Step { position: position.clone(), reveals: Reveals::default() }.packed();
+            for &mv in &moves {
+                let mut bytes = Vec::new();
+                match mv {
+                    Move::Shift { from, to, count } => game.apply_shift_packed(
+                        &PackedStep::new(&parent),
+                        from as usize,
+                        to as usize,
+                        count as usize,
+                        &mut bytes,
+                    ),
+                    Move::Deal => game.apply_deal_packed(&PackedStep::new(&parent), &mut bytes),
+                }
+                prop_assert_eq!(bytes, game.apply(&position, mv).packed());
+            }
             let mv = moves[choice.index(moves.len())];
             prop_assert_eq!(game.check(&position, mv), Ok(()));
             position = game.apply(&position, mv).position;

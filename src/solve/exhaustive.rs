@@ -33,9 +33,10 @@
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU8, Ordering};
 
+use crate::cards::Card;
 use crate::explore::layered::{PackedProblem, Successor};
 use crate::explore::{NodeKind, Problem};
-use crate::game::{Game, Move, Position, Step};
+use crate::game::{Game, Move, PackedStep, Position, Step};
 
 use super::prune::{Reductions, dead_end};
 use super::stage::{layer_of, push_previews};
@@ -119,12 +120,12 @@ impl<'g> ExhaustiveProblem<'g> {
     /// and can be undone (see [`Self::undoable`]). `None` marks the
     /// positions the dead-end test runs on by default.
     #[inline]
-    fn back_of(position: &Position, mv: Move, step: &Step) -> Option<Move> {
+    fn back_of(position: &impl Piles, mv: Move, next: &impl Piles) -> Option<Move> {
         match mv {
             Move::Shift { from, to, count }
-                if step.position.face_down_count(from as usize)
+                if next.face_down_count(from as usize)
                     == position.face_down_count(from as usize)
-                    && step.position.runs_removed() == position.runs_removed()
+                    && next.runs_removed() == position.runs_removed()
                     && Self::undoable(position, from as usize, count as usize) =>
             {
                 Some(Move::Shift {
@@ -144,7 +145,7 @@ impl<'g> ExhaustiveProblem<'g> {
     /// face-up cards lying on a card they do not follow (only a deal adds
     /// such pairs).
     #[inline]
-    fn undoable(position: &Position, from: usize, count: usize) -> bool {
+    fn undoable(position: &impl Piles, from: usize, count: usize) -> bool {
         match (
             position.card_from_top(from, count - 1),
             position.card_from_top(from, count),
@@ -171,14 +172,19 @@ impl<'g> ExhaustiveProblem<'g> {
     /// it out never loses a win: it only expands more. A deal or a removed
     /// run is always tested: a row covers every pile, and removed cards are
     /// no longer in view.
-    fn worth_testing(position: &Position, mv: Move, step: &Step, back: Option<Move>) -> bool {
+    fn worth_testing(
+        position: &impl Piles,
+        mv: Move,
+        next: &impl Piles,
+        back: Option<Move>,
+    ) -> bool {
         if back.is_some() {
             return false;
         }
         let Move::Shift { from, to, count } = mv else {
             return true;
         };
-        if step.position.runs_removed() != position.runs_removed() {
+        if next.runs_removed() != position.runs_removed() {
             return true;
         }
         let Some(lowest) = position.card_from_top(from as usize, count as usize - 1) else {
@@ -190,16 +196,65 @@ impl<'g> ExhaustiveProblem<'g> {
         let above = lowest.rank() + 1;
         !(0..crate::deal::PILES).any(|pile| {
             pile != to as usize
-                && step
-                    .position
+                && next
                     .card_from_top(pile, 0)
                     .is_some_and(|top| top.rank() == above)
         })
     }
 
+    /// The three bytes after a packed step: its move back, or 255 and
+    /// whether the dead-end test is to be left out (see `pack`).
+    #[inline]
+    fn push_back(back: Option<Move>, test: bool, out: &mut Vec<u8>) {
+        match back {
+            Some(Move::Shift { from, to, count }) => out.extend([from, to, count]),
+            _ => out.extend([255, u8::from(!test), 0]),
+        }
+    }
+
     /// The game.
     pub fn game(&self) -> &'g Game {
         self.game
+    }
+}
+
+/// What the search reads of a position to tell the move back and where the
+/// dead-end test runs: from a [`Position`], or straight from a step's bytes
+/// ([`PackedStep`]) when a successor is built without one.
+trait Piles {
+    fn card_from_top(&self, pile: usize, depth: usize) -> Option<Card>;
+    fn face_up_count(&self, pile: usize) -> usize;
+    fn face_down_count(&self, pile: usize) -> usize;
+    fn runs_removed(&self) -> usize;
+}
+
+impl Piles for Position {
+    fn card_from_top(&self, pile: usize, depth: usize) -> Option<Card> {
+        Position::card_from_top(self, pile, depth)
+    }
+    fn face_up_count(&self, pile: usize) -> usize {
+        Position::face_up_count(self, pile)
+    }
+    fn face_down_count(&self, pile: usize) -> usize {
+        Position::face_down_count(self, pile)
+    }
+    fn runs_removed(&self) -> usize {
+        Position::runs_removed(self)
+    }
+}
+
+impl Piles for PackedStep<'_> {
+    fn card_from_top(&self, pile: usize, depth: usize) -> Option<Card> {
+        PackedStep::card_from_top(self, pile, depth)
+    }
+    fn face_up_count(&self, pile: usize) -> usize {
+        PackedStep::face_up_count(self, pile)
+    }
+    fn face_down_count(&self, pile: usize) -> usize {
+        PackedStep::face_down_count(self, pile)
+    }
+    fn runs_removed(&self) -> usize {
+        PackedStep::runs_removed(self)
     }
 }
 
@@ -248,8 +303,8 @@ impl Problem for ExhaustiveProblem<'_> {
                     continue;
                 }
                 let step = self.game.apply(position, mv);
-                let back = Self::back_of(position, mv, &step);
-                let test = Self::worth_testing(position, mv, &step, back);
+                let back = Self::back_of(position, mv, &step.position);
+                let test = Self::worth_testing(position, mv, &step.position, back);
                 out.push((mv, Visit { step, back, test }));
             }
         })
@@ -298,10 +353,7 @@ impl PackedProblem for ExhaustiveProblem<'_> {
     /// none, then 0 when the dead-end test is to run on it, 1 when not.
     fn pack(&self, visit: &Visit, out: &mut Vec<u8>) {
         visit.step.pack_into(out);
-        match visit.back {
-            Some(Move::Shift { from, to, count }) => out.extend([from, to, count]),
-            _ => out.extend([255, u8::from(!visit.test), 0]),
-        }
+        Self::push_back(visit.back, visit.test, out);
     }
 
     fn unpack(&self, bytes: &[u8]) -> Visit {
@@ -334,14 +386,27 @@ impl PackedProblem for ExhaustiveProblem<'_> {
         kind
     }
 
+    /// The move is played on the parent's bytes
+    /// ([`Game::apply_shift_packed`], [`Game::apply_deal_packed`]: the same
+    /// bytes as `apply` then `pack`, without building a position).
     fn successor_packed(&self, bytes: &[u8], token: u32, out: &mut Vec<u8>) {
-        let visit = self.unpack(bytes);
-        let position = &visit.step.position;
         let mv = Game::move_of_token(token);
-        let step = self.game.apply(position, mv);
-        let back = Self::back_of(position, mv, &step);
-        let test = Self::worth_testing(position, mv, &step, back);
-        self.pack(&Visit { step, back, test }, out);
+        let parent = PackedStep::new(bytes);
+        let start = out.len();
+        match mv {
+            Move::Shift { from, to, count } => self.game.apply_shift_packed(
+                &parent,
+                from as usize,
+                to as usize,
+                count as usize,
+                out,
+            ),
+            Move::Deal => self.game.apply_deal_packed(&parent, out),
+        }
+        let next = PackedStep::new(&out[start..]);
+        let back = Self::back_of(&parent, mv, &next);
+        let test = Self::worth_testing(&parent, mv, &next, back);
+        Self::push_back(back, test, out);
     }
 }
 
