@@ -112,6 +112,9 @@ fn tag(pile: usize, down: u8, unordered: bool) -> u8 {
 
 /// A position's pile hashes, for previewing its successors.
 pub struct PileHashes {
+    /// The position's face-up cards, then zeros to read whole blocks past
+    /// the last one.
+    padded: [u8; DECK_CARDS + PAD],
     piles: [u128; PILES],
     sum: u128,
     unordered: bool,
@@ -185,12 +188,26 @@ impl Position {
             start = end;
         }
         PileHashes {
+            padded,
             piles,
             sum,
             unordered,
             starts,
             down_total: self.down.iter().map(|&d| d as u32).sum(),
         }
+    }
+}
+
+/// Copies `len` bytes from `source[from..]` to `target[at..]` in whole
+/// 16-byte blocks (fixed-size copies, not a call to `memmove` for each
+/// pile), so up to 15 bytes past them are copied too: both sides must have
+/// room for that, and what lies past `at + len` is to be ignored.
+#[inline(always)]
+fn copy_blocks(target: &mut [u8], at: usize, source: &[u8], from: usize, len: usize) {
+    let mut done = 0;
+    while done < len {
+        target[at + done..at + done + PAD].copy_from_slice(&source[from + done..from + done + PAD]);
+        done += PAD;
     }
 }
 
@@ -224,10 +241,10 @@ impl Game {
         to: usize,
         count: usize,
     ) -> Preview {
-        let at = |pile: usize| hashes.starts[pile] as usize..hashes.starts[pile + 1] as usize;
-        let source = &position.cards[at(from)];
-        let target = &position.cards[at(to)];
-        let keep = source.len() - count;
+        let start = |pile: usize| hashes.starts[pile] as usize;
+        let len = |pile: usize| hashes.starts[pile + 1] as usize - start(pile);
+        let (source, target) = (start(from), len(to));
+        let keep = len(from) - count;
         let mut removed = position.removed;
         let mut down_total = hashes.down_total;
         // `from` keeps the cards under the run (settled first, as apply
@@ -237,14 +254,14 @@ impl Game {
             len: keep,
             down: position.down[from],
         };
-        a.cards[..keep].copy_from_slice(&source[..keep]);
+        copy_blocks(&mut a.cards, 0, &hashes.padded, source, keep);
         let mut b = Pile {
             cards: [0; DECK_CARDS + 13 + PAD],
-            len: target.len() + count,
+            len: target + count,
             down: position.down[to],
         };
-        b.cards[..target.len()].copy_from_slice(target);
-        b.cards[target.len()..b.len].copy_from_slice(&source[keep..]);
+        copy_blocks(&mut b.cards, 0, &hashes.padded, start(to), target);
+        copy_blocks(&mut b.cards, target, &hashes.padded, source + keep, count);
         for (pile, p) in [(from, &mut a), (to, &mut b)] {
             if p.complete_run() {
                 p.len -= 13;
@@ -300,15 +317,17 @@ impl Game {
         let mut down_total = hashes.down_total;
         let mut piles = 0u128;
         for (pile, &slot) in row.iter().enumerate() {
-            let cards =
-                &position.cards[hashes.starts[pile] as usize..hashes.starts[pile + 1] as usize];
+            let (start, end) = (
+                hashes.starts[pile] as usize,
+                hashes.starts[pile + 1] as usize,
+            );
             let mut p = Pile {
                 cards: [0; DECK_CARDS + 13 + PAD],
-                len: cards.len() + 1,
+                len: end - start + 1,
                 down: position.down[pile],
             };
-            p.cards[..cards.len()].copy_from_slice(cards);
-            p.cards[cards.len()] = slot_face(slot);
+            copy_blocks(&mut p.cards, 0, &hashes.padded, start, end - start);
+            p.cards[end - start] = slot_face(slot);
             if p.complete_run() {
                 p.len -= 13;
                 removed += 1;

@@ -331,7 +331,13 @@ impl Problem for ExhaustiveProblem<'_> {
     fn kind(&self, visit: &Visit) -> NodeKind {
         let position = &visit.step.position;
         for (pile, fewest) in self.fewest_per_pile.iter().enumerate() {
-            fewest.fetch_min(position.face_down_count(pile) as u8, Ordering::Relaxed);
+            // A plain read first: the shared minimum rarely falls, and a
+            // read-modify-write on every position would pass its cache line
+            // from core to core.
+            let down = position.face_down_count(pile) as u8;
+            if down < fewest.load(Ordering::Relaxed) {
+                fewest.fetch_min(down, Ordering::Relaxed);
+            }
         }
         if position.is_won() {
             NodeKind::Goal
