@@ -308,9 +308,16 @@ impl Game {
 
     /// [`Game::preview_shift`] for a deal (legal in `position`): every
     /// pile gets its stock card on top, then is settled, as
-    /// [`Game::apply`] does. Keyed with `hashes`' choice of ordered or
-    /// unordered piles, as the other moves of `position` are.
-    fn preview_deal(&self, position: &Position, hashes: &PileHashes) -> Preview {
+    /// [`Game::apply`] does. `unordered` chooses the key of the position
+    /// dealt to, whatever `hashes` chose for `position` (the last deal
+    /// empties the stock, after which a search may merge piles without
+    /// face-down cards).
+    pub fn preview_deal(
+        &self,
+        position: &Position,
+        hashes: &PileHashes,
+        unordered: bool,
+    ) -> Preview {
         let row = &self.stock()[position.dealt as usize];
         let dealt = position.dealt + 1;
         let mut removed = position.removed;
@@ -339,26 +346,34 @@ impl Game {
                 p.len = 1;
             }
             piles = piles.wrapping_add(pile_hash_padded(
-                tag(pile, p.down, hashes.unordered),
+                tag(pile, p.down, unordered),
                 p.down,
                 &p.cards,
                 0,
                 p.len,
             ));
         }
-        Preview {
+        let preview = Preview {
             key: head_hash(dealt, removed).wrapping_add(piles),
             layer: (dealt as u64) << 16 | (removed as u64) << 8 | (255 - down_total as u64),
+        };
+        #[cfg(debug_assertions)]
+        {
+            let next = self.apply(position, Move::Deal).position;
+            debug_assert_eq!(preview.key, next.sum_key(unordered));
+            debug_assert_eq!(preview.layer, crate::solve::stage::layer_of(&next));
         }
+        preview
     }
 
-    /// [`Game::preview_shift`] for any legal move.
+    /// [`Game::preview_shift`] for any legal move (a deal keyed as
+    /// `hashes` chose for `position`).
     pub fn preview(&self, position: &Position, hashes: &PileHashes, mv: Move) -> Preview {
         let preview = match mv {
             Move::Shift { from, to, count } => {
                 self.preview_shift(position, hashes, from as usize, to as usize, count as usize)
             }
-            Move::Deal => self.preview_deal(position, hashes),
+            Move::Deal => self.preview_deal(position, hashes, hashes.unordered),
         };
         #[cfg(debug_assertions)]
         {

@@ -385,7 +385,10 @@ impl PackedProblem for ExhaustiveProblem<'_> {
         push_previews(
             self.game,
             position,
-            self.unordered(position),
+            [
+                self.unordered(position),
+                self.reductions.symmetry && self.game.rows_left(position) == 1,
+            ],
             |mv| Some(mv) == visit.back,
             out,
         );
@@ -419,6 +422,54 @@ impl PackedProblem for ExhaustiveProblem<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every successor is stored under the key and layer of the position
+    /// it stands for, as `fingerprint` and `layer` give them once it is
+    /// built: for every move, with and without symmetry, and for the last
+    /// deal too (after it the key merges the piles without face-down
+    /// cards; until 2026-11-25 a deal was keyed as its parent was, so a
+    /// position entering the last stage could be stored twice).
+    #[test]
+    fn successors_are_stored_under_their_own_keys() {
+        let mut deals = 0;
+        for file in ["r1-g5006", "r2-g5009", "r1-g5017"] {
+            let path = format!("{}/benches/ladder/{file}.yaml", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let deal = crate::deal::files::parse(&text, path.as_ref()).unwrap();
+            let game = Game::new(&deal).unwrap();
+            for reductions in [Reductions::ALL, Reductions::NONE] {
+                let problem = ExhaustiveProblem::with_reductions(&game, reductions);
+                let mut queue = std::collections::VecDeque::from([problem.start()]);
+                let mut seen = std::collections::HashSet::new();
+                let (mut bytes, mut child, mut successors) = (Vec::new(), Vec::new(), Vec::new());
+                let mut checked = 0;
+                while let Some(visit) = queue.pop_front() {
+                    if checked > 3_000 {
+                        break;
+                    }
+                    bytes.clear();
+                    problem.pack(&visit, &mut bytes);
+                    successors.clear();
+                    if problem.expand_packed(&bytes, &mut successors) != NodeKind::Inner {
+                        continue;
+                    }
+                    for s in &successors {
+                        child.clear();
+                        problem.successor_packed(&bytes, s.token, &mut child);
+                        let next = problem.unpack(&child);
+                        assert_eq!(problem.fingerprint(&next), s.fingerprint, "{file}");
+                        assert_eq!(problem.layer(&next), s.layer, "{file}");
+                        deals += usize::from(Game::move_of_token(s.token) == Move::Deal);
+                        checked += 1;
+                        if seen.insert(s.fingerprint) {
+                            queue.push_back(next);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(deals > 100, "{deals} deals");
+    }
 
     /// Which moves can be undone, so that the dead-end test runs after
     /// those that cannot: 5♠ lies on 9♥ (it does not follow it), 7♣ on

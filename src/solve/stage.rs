@@ -147,12 +147,13 @@ thread_local! {
 /// successor of `position`, from the two piles the move touches
 /// ([`Game::preview`]), none of them built; the moves `skip` names are
 /// left out. `unordered`: the key ignores the order of the piles without
-/// face-down cards (symmetry, once the stock is empty). The layered
-/// searches of the stage graph and of the exhaustive pass both expand so.
+/// face-down cards (symmetry, once the stock is empty); `deal_unordered`:
+/// the same for the position a deal leads to. The layered searches of the
+/// stage graph and of the exhaustive pass both expand so.
 pub(super) fn push_previews(
     game: &Game,
     position: &Position,
-    unordered: bool,
+    [unordered, deal_unordered]: [bool; 2],
     skip: impl Fn(Move) -> bool,
     out: &mut Vec<Successor>,
 ) {
@@ -161,7 +162,10 @@ pub(super) fn push_previews(
         moves.clear();
         game.moves(position, moves);
         for &mv in moves.iter().filter(|&&mv| !skip(mv)) {
-            let preview = game.preview(position, &hashes, mv);
+            let preview = match mv {
+                Move::Deal => game.preview_deal(position, &hashes, deal_unordered),
+                Move::Shift { .. } => game.preview(position, &hashes, mv),
+            };
             out.push(Successor {
                 fingerprint: preview.key,
                 layer: preview.layer,
@@ -288,7 +292,7 @@ impl PackedProblem for StageProblem<'_> {
         push_previews(
             self.game,
             position,
-            false,
+            [false, false],
             |mv| mv == Move::Deal && !may_deal,
             out,
         );
