@@ -464,6 +464,10 @@ pub struct Game {
     stock: Vec<StockRow>,
     start: Position,
     start_reveals: Reveals,
+    /// Whether any card of the deal is `XX` (face-down or in the stock;
+    /// face-up cards are known): without one, no position is a reveal, and
+    /// [`Game::moves`] need not look.
+    unknown_cards: bool,
 }
 
 impl Game {
@@ -490,6 +494,12 @@ impl Game {
             stock: deal.stock.clone(),
             start: start.clone(),
             start_reveals: Reveals::default(),
+            unknown_cards: deal
+                .piles
+                .iter()
+                .flat_map(|pile| &pile.face_down)
+                .chain(deal.stock.iter().flatten())
+                .any(|&slot| slot == CardSlot::Unknown),
         };
         let mut reveals = Reveals::default();
         for pile in 0..PILES {
@@ -640,7 +650,7 @@ impl Game {
     /// that weigh the moves.
     pub fn moves(&self, position: &Position, out: &mut Vec<Move>) -> [u8; PILES] {
         let runs = position.run_lengths();
-        if position.is_won() || position.is_reveal() {
+        if position.is_won() || (self.unknown_cards && position.is_reveal()) {
             return runs;
         }
         // `takes[r]`: the piles (bit `to`) whose top card takes a card of
