@@ -257,14 +257,31 @@ mod tests {
         let mut removals = 0;
         let mut turn_ups = 0;
         let mut deals = 0;
+        let mut reveals = 0;
         for (number, suits) in [
             (2, crate::cards::SuitCount::Four),
             (3, crate::cards::SuitCount::Four),
             (14934, crate::cards::SuitCount::Four),
             (7, crate::cards::SuitCount::One),
             (11, crate::cards::SuitCount::Two),
+            // The bundled unwon game, changed so that its `XX` cards turn
+            // up at once (reveals).
+            (0, crate::cards::SuitCount::Four),
         ] {
-            let deal = if suits == crate::cards::SuitCount::Four {
+            let deal = if number == 0 {
+                // Pile 5 dug down to its `XX` cards (its 10♠ and 7♦ moved
+                // onto pile 10), and the first stock card unknown.
+                let path = concat!(env!("CARGO_MANIFEST_DIR"), "/deals/unwon-2017.yaml");
+                let text = std::fs::read_to_string(path)
+                    .unwrap()
+                    .replace(
+                        "face_down: [XX, XX, 4C, 7D]                    # pile 5\n    face_up: [10S]",
+                        "face_down: [XX, XX]\n    face_up: [4C]",
+                    )
+                    .replace("face_up: [4D]", "face_up: [4D, 10S, 7D]")
+                    .replace("- [10H, 10D, 5H,", "- [XX, 10D, 5H,");
+                crate::deal::files::parse(&text, path.as_ref()).unwrap()
+            } else if suits == crate::cards::SuitCount::Four {
                 pysol::deal(number, Rules::Standard).unwrap()
             } else {
                 crate::deal::numbered::deal(number as u64, suits, Rules::Standard)
@@ -301,6 +318,7 @@ mod tests {
                         deals += 1;
                     }
                     assert_eq!(out[1..], step.packed()[..], "{number}: {mv}");
+                    reveals += usize::from(!step.reveals.is_empty());
                     {
                         removals +=
                             usize::from(step.position.runs_removed() > position.runs_removed());
@@ -317,8 +335,8 @@ mod tests {
             assert!(checked > 1000, "{number}: {checked}");
         }
         assert!(
-            removals > 0 && turn_ups > 100 && deals > 10,
-            "{removals} {turn_ups} {deals}"
+            removals > 0 && turn_ups > 100 && deals > 10 && reveals > 0,
+            "{removals} {turn_ups} {deals} {reveals}"
         );
     }
 }
