@@ -220,11 +220,21 @@ struct Pile {
 }
 
 impl Pile {
-    fn complete_run(&self) -> bool {
-        if self.len < 13 {
-            return false;
+    /// As [`Game::apply`] settles pile `pile`: a completed K..A run on top
+    /// is removed (counted in `removed`), and a pile left without face-up
+    /// cards turns its top face-down card up (counted in `down_total`).
+    #[inline(always)]
+    fn settle(&mut self, game: &Game, pile: usize, removed: &mut u8, down_total: &mut u32) {
+        if self.len >= 13 && complete_run(&self.cards[self.len - 13..self.len]) {
+            self.len -= 13;
+            *removed += 1;
         }
-        complete_run(&self.cards[self.len - 13..self.len])
+        if self.len == 0 && self.down > 0 {
+            self.down -= 1;
+            *down_total -= 1;
+            self.cards[0] = slot_face(game.face_down_cards(pile)[self.down as usize]);
+            self.len = 1;
+        }
     }
 }
 
@@ -263,16 +273,7 @@ impl Game {
         copy_blocks(&mut b.cards, 0, &hashes.padded, start(to), target);
         copy_blocks(&mut b.cards, target, &hashes.padded, source + keep, count);
         for (pile, p) in [(from, &mut a), (to, &mut b)] {
-            if p.complete_run() {
-                p.len -= 13;
-                removed += 1;
-            }
-            if p.len == 0 && p.down > 0 {
-                p.down -= 1;
-                down_total -= 1;
-                p.cards[0] = slot_face(self.face_down_cards(pile)[p.down as usize]);
-                p.len = 1;
-            }
+            p.settle(self, pile, &mut removed, &mut down_total);
         }
         let unordered = hashes.unordered;
         let mut key = hashes
@@ -335,16 +336,7 @@ impl Game {
             };
             copy_blocks(&mut p.cards, 0, &hashes.padded, start, end - start);
             p.cards[end - start] = slot_face(slot);
-            if p.complete_run() {
-                p.len -= 13;
-                removed += 1;
-            }
-            if p.len == 0 && p.down > 0 {
-                p.down -= 1;
-                down_total -= 1;
-                p.cards[0] = slot_face(self.face_down_cards(pile)[p.down as usize]);
-                p.len = 1;
-            }
+            p.settle(self, pile, &mut removed, &mut down_total);
             piles = piles.wrapping_add(pile_hash_padded(
                 tag(pile, p.down, unordered),
                 p.down,

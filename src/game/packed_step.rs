@@ -23,7 +23,7 @@ use crate::cards::Card;
 use crate::deal::PILES;
 
 use super::position::{Reveals, complete_run, slot_face};
-use super::{Game, Step};
+use super::{Game, Move, Step};
 
 /// Bytes before the face-up cards: rows dealt, runs removed, then the
 /// face-down and the face-up count of each pile.
@@ -103,6 +103,19 @@ impl<'a> PackedStep<'a> {
 }
 
 impl Game {
+    /// Writes to `out` the bytes [`Game::apply`] then [`Step::pack_into`]
+    /// would give for `mv` (a legal move) in the step `parent`
+    /// ([`Game::apply_shift_packed`], [`Game::apply_deal_packed`]).
+    #[inline]
+    pub fn apply_packed(&self, parent: &PackedStep, mv: Move, out: &mut Vec<u8>) {
+        match mv {
+            Move::Shift { from, to, count } => {
+                self.apply_shift_packed(parent, from as usize, to as usize, count as usize, out)
+            }
+            Move::Deal => self.apply_deal_packed(parent, out),
+        }
+    }
+
     /// Writes to `out` the bytes [`Game::apply`] then [`Step::pack_into`]
     /// would give for the shift of the top `count` cards of pile `from`
     /// onto pile `to` (a legal move) in the step `parent`, without building
@@ -247,7 +260,6 @@ impl Step {
 mod tests {
     use super::*;
     use crate::deal::{Rules, pysol};
-    use crate::game::Move;
 
     /// Every legal move of the first positions of a few deals (turn-ups,
     /// deals and completed runs among them) writes the bytes `apply` then
@@ -304,29 +316,16 @@ mod tests {
                 game.moves(&position, &mut moves);
                 for &mv in &moves {
                     let step = game.apply(&position, mv);
+                    // Written after a byte already there, as in an arena.
                     let mut out = vec![7];
-                    if let Move::Shift { from, to, count } = mv {
-                        game.apply_shift_packed(
-                            &PackedStep::new(&parent),
-                            from as usize,
-                            to as usize,
-                            count as usize,
-                            &mut out,
-                        );
-                    } else {
-                        game.apply_deal_packed(&PackedStep::new(&parent), &mut out);
-                        deals += 1;
-                    }
+                    game.apply_packed(&PackedStep::new(&parent), mv, &mut out);
                     assert_eq!(out[1..], step.packed()[..], "{number}: {mv}");
+                    deals += usize::from(mv == Move::Deal);
                     reveals += usize::from(!step.reveals.is_empty());
-                    {
-                        removals +=
-                            usize::from(step.position.runs_removed() > position.runs_removed());
-                        turn_ups += usize::from(
-                            step.position.face_down_total() < position.face_down_total(),
-                        );
-                        checked += 1;
-                    }
+                    removals += usize::from(step.position.runs_removed() > position.runs_removed());
+                    turn_ups +=
+                        usize::from(step.position.face_down_total() < position.face_down_total());
+                    checked += 1;
                     if seen.insert(step.position.fingerprint()) {
                         stack.push(step.position);
                     }

@@ -426,16 +426,7 @@ proptest! {
             let parent = Step { position: position.clone(), reveals: Reveals::default() }.packed();
             for &mv in &moves {
                 let mut bytes = Vec::new();
-                match mv {
-                    Move::Shift { from, to, count } => game.apply_shift_packed(
-                        &PackedStep::new(&parent),
-                        from as usize,
-                        to as usize,
-                        count as usize,
-                        &mut bytes,
-                    ),
-                    Move::Deal => game.apply_deal_packed(&PackedStep::new(&parent), &mut bytes),
-                }
+                game.apply_packed(&PackedStep::new(&parent), mv, &mut bytes);
                 prop_assert_eq!(bytes, game.apply(&position, mv).packed());
             }
             let mv = moves[choice.index(moves.len())];

@@ -395,23 +395,13 @@ impl PackedProblem for ExhaustiveProblem<'_> {
         kind
     }
 
-    /// The move is played on the parent's bytes
-    /// ([`Game::apply_shift_packed`], [`Game::apply_deal_packed`]: the same
-    /// bytes as `apply` then `pack`, without building a position).
+    /// The move is played on the parent's bytes ([`Game::apply_packed`]:
+    /// the same bytes as `apply` then `pack`, without building a position).
     fn successor_packed(&self, bytes: &[u8], token: u32, out: &mut Vec<u8>) {
         let mv = Game::move_of_token(token);
         let parent = PackedStep::new(bytes);
         let start = out.len();
-        match mv {
-            Move::Shift { from, to, count } => self.game.apply_shift_packed(
-                &parent,
-                from as usize,
-                to as usize,
-                count as usize,
-                out,
-            ),
-            Move::Deal => self.game.apply_deal_packed(&parent, out),
-        }
+        self.game.apply_packed(&parent, mv, out);
         let next = PackedStep::new(&out[start..]);
         let back = Self::back_of(&parent, mv, &next);
         let test = Self::worth_testing(&parent, mv, &next, back);

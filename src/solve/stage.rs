@@ -299,20 +299,13 @@ impl PackedProblem for StageProblem<'_> {
         kind
     }
 
-    /// The move is played on the parent's bytes
-    /// ([`Game::apply_shift_packed`], [`Game::apply_deal_packed`]).
+    /// The move is played on the parent's bytes ([`Game::apply_packed`]).
     fn successor_packed(&self, bytes: &[u8], token: u32, out: &mut Vec<u8>) {
-        let parent = crate::game::PackedStep::new(bytes);
-        match Game::move_of_token(token) {
-            Move::Shift { from, to, count } => self.game.apply_shift_packed(
-                &parent,
-                from as usize,
-                to as usize,
-                count as usize,
-                out,
-            ),
-            Move::Deal => self.game.apply_deal_packed(&parent, out),
-        }
+        self.game.apply_packed(
+            &crate::game::PackedStep::new(bytes),
+            Game::move_of_token(token),
+            out,
+        );
     }
 }
 
