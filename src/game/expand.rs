@@ -230,9 +230,8 @@ impl Pile {
             *removed += 1;
         }
         if self.len == 0 && self.down > 0 {
-            self.down -= 1;
             *down_total -= 1;
-            self.cards[0] = slot_face(game.face_down_cards(pile)[self.down as usize]);
+            self.cards[0] = game.turn_up(pile, &mut self.down).0;
             self.len = 1;
         }
     }

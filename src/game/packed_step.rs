@@ -19,7 +19,7 @@
 //! every legal move of random play (`game::tests`) and of the first
 //! positions of numbered deals.
 
-use crate::cards::Card;
+use crate::cards::{Card, CardSlot};
 use crate::deal::PILES;
 
 use super::position::{Reveals, complete_run, slot_face};
@@ -54,17 +54,6 @@ impl<'a> PackedStep<'a> {
             "a packed step is cut short"
         );
         PackedStep { bytes, starts }
-    }
-
-    /// The bytes the step takes (position and reveals).
-    #[inline]
-    pub fn len(&self) -> usize {
-        HEAD + self.starts[PILES] as usize + 4
-    }
-
-    /// Never true: a step holds at least its header.
-    pub fn is_empty(&self) -> bool {
-        false
     }
 
     /// K..A runs removed ([`super::Position::runs_removed`]).
@@ -163,12 +152,9 @@ impl Game {
         }
         let mut turn = |pile: usize, len: usize, turned: &mut u16| -> Option<u8> {
             (len == 0 && down[pile] > 0).then(|| {
-                down[pile] -= 1;
-                let slot = self.face_down_cards(pile)[down[pile] as usize];
-                if slot == crate::cards::CardSlot::Unknown {
-                    *turned |= 1 << pile;
-                }
-                slot_face(slot)
+                let (face, unknown) = self.turn_up(pile, &mut down[pile]);
+                *turned |= u16::from(unknown) << pile;
+                face
             })
         };
         let mut turned_up = 0u16;
@@ -201,9 +187,7 @@ impl Game {
         out.extend_from_slice(&cards[copied..]);
         reveals.write_to(out);
     }
-}
 
-impl Game {
     /// Writes to `out` the bytes [`Game::apply`] then [`Step::pack_into`]
     /// would give for dealing the next stock row (a legal move) in the
     /// step `parent`: each pile gets its card, then is settled.
@@ -216,7 +200,7 @@ impl Game {
         let head = out.len();
         out.extend_from_slice(&[0; HEAD]);
         for (pile, &slot) in row.iter().enumerate() {
-            if slot == crate::cards::CardSlot::Unknown {
+            if slot == CardSlot::Unknown {
                 reveals.dealt |= 1 << pile;
             }
             let cards = parent.pile(pile);
@@ -228,12 +212,9 @@ impl Game {
                 removed += 1;
             }
             if out.len() == start && down[pile] > 0 {
-                down[pile] -= 1;
-                let slot = self.face_down_cards(pile)[down[pile] as usize];
-                if slot == crate::cards::CardSlot::Unknown {
-                    reveals.turned_up |= 1 << pile;
-                }
-                out.push(slot_face(slot));
+                let (face, unknown) = self.turn_up(pile, &mut down[pile]);
+                reveals.turned_up |= u16::from(unknown) << pile;
+                out.push(face);
             }
             up[pile] = (out.len() - start) as u8;
         }

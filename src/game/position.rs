@@ -831,13 +831,24 @@ impl Game {
             position.removed += 1;
         }
         if position.up[pile] == 0 && position.down[pile] > 0 {
-            position.down[pile] -= 1;
-            let slot = self.face_down[pile][position.down[pile] as usize];
-            if slot == CardSlot::Unknown {
+            let (face, unknown) = self.turn_up(pile, &mut position.down[pile]);
+            if unknown {
                 reveals.turned_up |= 1 << pile;
             }
-            position.put(pile, &[slot_face(slot)]);
+            position.put(pile, &[face]);
         }
+    }
+
+    /// Turns up the top face-down card of `pile`, which holds `*down > 0`
+    /// of them and no face-up card: lowers `*down`, and gives the card's
+    /// face byte and whether it is an `XX` (a reveal). The one place the
+    /// rule is written for [`Game::apply`], the previews and the moves on
+    /// packed bytes.
+    #[inline]
+    pub(super) fn turn_up(&self, pile: usize, down: &mut u8) -> (u8, bool) {
+        *down -= 1;
+        let slot = self.face_down[pile][*down as usize];
+        (slot_face(slot), slot == CardSlot::Unknown)
     }
 
     /// The move for people: `8♥ 7♥ from pile 3 onto 9♠ on pile 5`.

@@ -112,7 +112,15 @@ impl<'g> ExhaustiveProblem<'g> {
     /// Whether `position` is keyed without the order of its open piles.
     #[inline]
     fn unordered(&self, position: &Position) -> bool {
-        self.reductions.symmetry && self.game.rows_left(position) == 0
+        self.unordered_with_rows_left(self.game.rows_left(position))
+    }
+
+    /// Whether a position with `rows` stock rows left is keyed without the
+    /// order of its open piles: with the symmetry reduction, once the
+    /// stock is empty.
+    #[inline]
+    fn unordered_with_rows_left(&self, rows: usize) -> bool {
+        self.reductions.symmetry && rows == 0
     }
 
     /// The move back to the parent for the step `mv` made from `position`:
@@ -387,7 +395,7 @@ impl PackedProblem for ExhaustiveProblem<'_> {
             position,
             [
                 self.unordered(position),
-                self.reductions.symmetry && self.game.rows_left(position) == 1,
+                self.unordered_with_rows_left(self.game.rows_left(position).saturating_sub(1)),
             ],
             |mv| Some(mv) == visit.back,
             out,
