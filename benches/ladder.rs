@@ -31,9 +31,10 @@ fn main() {
         Ok("none") => Reductions::NONE,
         Ok("everywhere") => Reductions {
             dead_ends_everywhere: true,
-            ..Reductions::ALL
+            ..Reductions::DEFAULT
         },
-        _ => Reductions::ALL,
+        Ok("room") => Reductions::ALL,
+        _ => Reductions::DEFAULT,
     };
     let limits = Limits {
         time_limit: Some(Duration::from_secs(seconds)),

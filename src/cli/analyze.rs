@@ -105,6 +105,11 @@ pub struct Args {
     /// follow (slower; see docs/proofs.md).
     #[arg(long, conflicts_with = "no_dead_ends")]
     dead_ends_everywhere: bool,
+    /// Also run the room test, a stronger dead-end test for the last
+    /// stage that counts where moved cards can lie: it prunes more and
+    /// costs more time (see docs/proofs.md).
+    #[arg(long, conflicts_with = "no_dead_ends")]
+    room: bool,
     /// Switch off pile symmetry once the stock is empty (see docs/proofs.md).
     #[arg(long)]
     no_symmetry: bool,
@@ -154,6 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         reductions: Reductions {
             dead_ends: !args.no_dead_ends,
             dead_ends_everywhere: args.dead_ends_everywhere,
+            room: args.room,
             symmetry: !args.no_symmetry,
         },
         exhaustive_only: args.exhaustive_only,

@@ -38,7 +38,7 @@ use crate::explore::layered::{PackedProblem, Successor};
 use crate::explore::{NodeKind, Problem};
 use crate::game::{Game, Move, PackedStep, Position, Step};
 
-use super::prune::{Reductions, dead_end};
+use super::prune::{Reductions, dead_end_with};
 use super::stage::{layer_of, push_previews};
 
 /// A state of the exhaustive pass: a position (with the `XX` slots the move
@@ -71,7 +71,7 @@ thread_local! {
 impl<'g> ExhaustiveProblem<'g> {
     /// The problem of `game` from its start.
     pub fn new(game: &'g Game) -> ExhaustiveProblem<'g> {
-        ExhaustiveProblem::with_reductions(game, Reductions::ALL)
+        ExhaustiveProblem::with_reductions(game, Reductions::DEFAULT)
     }
 
     /// The problem of `game` from its start, with the `reductions` given.
@@ -353,7 +353,7 @@ impl Problem for ExhaustiveProblem<'_> {
             NodeKind::Leaf
         } else if self.reductions.dead_ends
             && (visit.test || self.reductions.dead_ends_everywhere)
-            && dead_end(self.game, position).is_some()
+            && dead_end_with(self.game, position, self.reductions.room).is_some()
         {
             NodeKind::Dead
         } else {

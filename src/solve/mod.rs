@@ -15,6 +15,7 @@ pub mod hidden;
 pub mod hint;
 mod improve;
 pub mod prune;
+pub mod room;
 pub mod sample;
 mod search;
 pub mod shorten;
@@ -519,7 +520,7 @@ fn decide(
         return Ok(finish(&search, Verdict::Winnable, None, Some(Vec::new())));
     }
     if limits.reductions.dead_ends
-        && let Some(dead) = prune::dead_end(&game, game.start())
+        && let Some(dead) = prune::dead_end_with(&game, game.start(), limits.reductions.room)
     {
         let mut analysis = finish(&search, Verdict::Unwinnable, None, None);
         analysis.pass = "dead-end test";

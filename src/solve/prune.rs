@@ -20,6 +20,8 @@ use crate::cards::{Card, KING, Suit};
 use crate::deal::{DECK_CARDS, MAX_STOCK_ROWS, PILES};
 use crate::game::{Game, Position};
 
+use super::room::{self, NoRoom};
+
 /// Which sound reductions the exhaustive search uses. All are on by
 /// default; each can be switched off to measure it or to cross-check it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +35,9 @@ pub struct Reductions {
     /// same positions, and testing everywhere takes 20-60 % more time
     /// (docs/proofs.md).
     pub dead_ends_everywhere: bool,
+    /// With the dead-end test, the room test of the last stage too
+    /// ([`super::room::no_room`]). Off by default ([`Reductions::DEFAULT`]).
+    pub room: bool,
     /// Once the stock is empty, positions that differ only by the order of
     /// their piles without face-down cards are one position.
     pub symmetry: bool,
@@ -40,29 +45,49 @@ pub struct Reductions {
 
 impl Default for Reductions {
     fn default() -> Reductions {
-        Reductions::ALL
+        Reductions::DEFAULT
     }
 }
 
 impl Reductions {
+    /// What `analyze` uses unless told otherwise: every reduction on but
+    /// the room test, which costs more time than its pruning saves on the
+    /// ladder (docs/proofs.md).
+    pub const DEFAULT: Reductions = Reductions {
+        room: false,
+        ..Reductions::ALL
+    };
     /// Every reduction on.
     pub const ALL: Reductions = Reductions {
         dead_ends: true,
         dead_ends_everywhere: false,
+        room: true,
         symmetry: true,
     };
     /// The plain search: deduplication only.
     pub const NONE: Reductions = Reductions {
         dead_ends: false,
         dead_ends_everywhere: false,
+        room: false,
         symmetry: false,
     };
 }
 
-/// Why a position can never be won: a card that no line of play can ever
-/// take off its pile, so the cards under it can never be removed.
+/// Why a position can never be won, as the dead-end tests found it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DeadEnd {
+pub enum DeadEnd {
+    /// The first relaxation ([`dead_end`]): a card that no line of play
+    /// can ever take off its pile.
+    Stuck(StuckCard),
+    /// The room test ([`room::no_room`]): in the last stage, the cards
+    /// that must move can never all find a card to lie on.
+    NoRoom(NoRoom),
+}
+
+/// A card that no line of play can ever take off its pile, so the cards
+/// under it can never be removed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StuckCard {
     /// The pile (0-based).
     pub pile: usize,
     /// The card that can never leave it.
@@ -76,7 +101,49 @@ pub struct DeadEnd {
     pub no_pile_empties: bool,
 }
 
+impl DeadEnd {
+    /// Whether the test found that no pile can ever be emptied.
+    pub fn no_pile_empties(&self) -> bool {
+        match self {
+            DeadEnd::Stuck(stuck) => stuck.no_pile_empties,
+            DeadEnd::NoRoom(no_room) => !no_room.a_pile_empties,
+        }
+    }
+}
+
 impl std::fmt::Display for DeadEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DeadEnd::Stuck(stuck) => stuck.fmt(f),
+            DeadEnd::NoRoom(no_room) => no_room.fmt(f),
+        }
+    }
+}
+
+impl std::fmt::Display for NoRoom {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.a_pile_empties {
+            "the cards can never all be removed"
+        } else {
+            "no pile can ever be emptied"
+        })?;
+        write!(
+            f,
+            ": a card that moves needs a card one rank higher to lie on, one card on each, \
+             and there are too few of them"
+        )?;
+        if self.face_down > 0 {
+            write!(
+                f,
+                " (at most {} of the {} face-down cards can ever turn up)",
+                self.most_turned_up, self.face_down
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for StuckCard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
@@ -181,6 +248,11 @@ impl std::fmt::Display for DeadEnd {
 /// takes every card off its pile, no real line removes every card, and
 /// none wins.
 pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
+    dead_end_with(game, position, true)
+}
+
+/// [`dead_end`], with the room test ([`room::no_room`]) only when `room`.
+pub fn dead_end_with(game: &Game, position: &Position, room: bool) -> Option<DeadEnd> {
     if position.is_won() || position.is_reveal() {
         return None;
     }
@@ -224,6 +296,15 @@ pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
     if in_play != 13 * (8 - position.runs_removed()) {
         return None;
     }
+    // The room test's view of the piles, taken before the first
+    // relaxation plays on them.
+    let cards = table.cards;
+    let piles = room::Piles {
+        cards: &cards,
+        start: table.start,
+        len: table.remaining,
+        down: table.down,
+    };
     let mut search = SlotSearch {
         budget: SLOT_SEARCH_BUDGET,
         report: None,
@@ -231,7 +312,10 @@ pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
         seen: ahash::AHashSet::new(),
     };
     if table.can_clear(&mut search) || search.budget == 0 {
-        return None;
+        if !room || !rows.is_empty() {
+            return None;
+        }
+        return room::no_room(&piles).map(DeadEnd::NoRoom);
     }
     // Report the pile hiding the most face-down cards that the first
     // settled state with every row dealt left stuck.
@@ -242,7 +326,7 @@ pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
         .filter(|&pile| stuck.remaining[pile] > 0)
         .map(|pile| {
             let under = stuck.remaining[pile] - 1;
-            DeadEnd {
+            StuckCard {
                 pile,
                 card: Card::from_index(stuck.cards[stuck.start[pile] + under]),
                 under,
@@ -257,6 +341,7 @@ pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
                 std::cmp::Reverse(dead.pile),
             )
         })
+        .map(DeadEnd::Stuck)
 }
 
 /// The most states the search over empty-pile choices and deal times may
@@ -627,7 +712,7 @@ mod tests {
                         "called dead ({reason}) but winnable:\n{position}"
                     );
                     assert!(
-                        !reason.no_pile_empties
+                        !reason.no_pile_empties()
                             || (0..PILES).all(|pile| !reached.is_empty_pile(pile)),
                         "called dead ({reason}) but a pile empties:\n{position}\nreaches\n{reached}"
                     );
@@ -640,5 +725,78 @@ mod tests {
             dead >= 40 && with_stock >= 10,
             "only {dead} dead positions, {with_stock} with stock rows ({checked} positions checked)"
         );
+    }
+
+    /// Random games of numbered deals (one, two and four suits, both
+    /// rules) with every row dealt as soon as it may be, played at random
+    /// until the room test fires where the first relaxation does not. Each
+    /// such position, searched plainly (breadth-first, up to 20,000
+    /// positions), reaches no win, and no emptied pile when the test says
+    /// none empties. And the test's verdict on each position met is the
+    /// same after all the others ran on the thread as on its own (the
+    /// states it remembers change its speed, never its verdict).
+    #[test]
+    fn a_position_without_room_never_reaches_a_win() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let (mut dead, mut checked, mut met) = (0, 0, Vec::new());
+        let mut moves = Vec::new();
+        for number in 1..=150u64 {
+            let suits = [SuitCount::One, SuitCount::Two, SuitCount::Four][number as usize % 3];
+            let rules = if number % 2 == 0 {
+                Rules::Standard
+            } else {
+                Rules::Relaxed
+            };
+            let deal = crate::deal::numbered::deal(number, suits, rules);
+            let game = Game::new(&deal).unwrap();
+            let mut position = game.start().clone();
+            for _ in 0..300 {
+                moves.clear();
+                game.moves(&position, &mut moves);
+                let mv = if moves.contains(&Move::Deal) {
+                    Move::Deal
+                } else if moves.is_empty() {
+                    break;
+                } else {
+                    moves[rng.below(moves.len())]
+                };
+                position = game.apply(&position, mv).position;
+                if game.rows_left(&position) > 0 || dead_end_with(&game, &position, false).is_some()
+                {
+                    continue;
+                }
+                let verdict = dead_end(&game, &position);
+                met.push((game.clone(), position.clone(), verdict));
+                let Some(reason) = verdict else {
+                    continue;
+                };
+                assert!(matches!(reason, DeadEnd::NoRoom(_)));
+                dead += 1;
+                let game = Game::new(&game.deal_at(&position).unwrap()).unwrap();
+                let all = reachable(&game, 20_000);
+                checked += all.len();
+                for reached in &all {
+                    assert!(
+                        !reached.is_won(),
+                        "called dead ({reason}) but winnable:\n{position}"
+                    );
+                    assert!(
+                        !reason.no_pile_empties()
+                            || (0..PILES).all(|pile| !reached.is_empty_pile(pile)),
+                        "called dead ({reason}) but a pile empties:\n{position}\nreaches\n{reached}"
+                    );
+                }
+                break;
+            }
+        }
+        eprintln!(
+            "no room {dead}, positions checked {checked}, tested {}",
+            met.len()
+        );
+        assert!(dead >= 20, "only {dead} positions without room");
+        for (game, position, verdict) in &met {
+            room::forget();
+            assert_eq!(dead_end(game, position), *verdict, "alone:\n{position}");
+        }
     }
 }

@@ -8,28 +8,38 @@ use std::sync::atomic::AtomicBool;
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::{Deal, Rules, numbered};
 use spider_analyzer::game::{Game, Move};
-use spider_analyzer::solve::{Analysis, Limits, Reductions, Verdict, analyze};
+use spider_analyzer::solve::{Analysis, DeadEnd, Limits, Reductions, Verdict, analyze};
 
 use super::solver::{endgame, naive_winnable, small_case};
 
-/// Each setting of the reductions: all on, all off, each alone, and the
-/// dead-end test on every position.
-const SETTINGS: [Reductions; 5] = [
+/// Each setting of the reductions: all on, all off, each alone, the
+/// default, and the dead-end tests on every position.
+const SETTINGS: [Reductions; 7] = [
     Reductions::ALL,
     Reductions::NONE,
+    Reductions::DEFAULT,
     Reductions {
         dead_ends: true,
         dead_ends_everywhere: false,
+        room: false,
+        symmetry: false,
+    },
+    Reductions {
+        dead_ends: true,
+        dead_ends_everywhere: false,
+        room: true,
         symmetry: false,
     },
     Reductions {
         dead_ends: false,
         dead_ends_everywhere: false,
+        room: false,
         symmetry: true,
     },
     Reductions {
         dead_ends: true,
         dead_ends_everywhere: true,
+        room: true,
         symmetry: true,
     },
 ];
@@ -131,7 +141,9 @@ fn pysol_14934_is_lost_from_the_start() {
     let analysis = analyze(&deal, &Limits::default(), &AtomicBool::new(false)).unwrap();
     assert_eq!(analysis.verdict, Verdict::Unwinnable);
     assert_eq!(analysis.pass, "dead-end test");
-    let why = analysis.dead_end.unwrap();
+    let Some(DeadEnd::Stuck(why)) = analysis.dead_end else {
+        panic!("a stuck card: {:?}", analysis.dead_end);
+    };
     assert_eq!((why.pile, why.card.to_string().as_str()), (6, "KH"));
     assert_eq!((why.face_down_never, why.no_pile_empties), (5, true));
     no_guided_win(&deal, "PySol 14934");

@@ -1,0 +1,538 @@
+//! The room test: a second relaxation for the last stage (the stock
+//! empty), in which a card that leaves its pile takes up room.
+//!
+//! The first relaxation ([`super::prune::dead_end`]) lets a card leave
+//! onto any card one rank higher that was ever in view, as often as it
+//! likes: 5♠ and 5♦ may both leave onto the one 6♥. Real play cannot do
+//! that, and on the ladder's last stages it is what lets the first
+//! relaxation through (docs/proofs.md, *Which rule lets the relaxed game
+//! through*). This test counts the room.
+//!
+//! # What every line of the last stage looks like
+//!
+//! Take a position `P` with the stock empty and call the cards as they lie
+//! in `P` the *originals*. Along any line of play from `P`, a card that has
+//! never moved since `P` has only never-moved cards under it, so each pile
+//! is, at every moment,
+//!
+//! - a *prefix* of its pile in `P` (the cards that never moved), then
+//! - a *chain* of cards that moved, each lying on a card one rank higher
+//!   (any suit): a card is only ever put on a card one rank higher or on
+//!   an empty pile, a run that moves is a run, and taking cards off the
+//!   top or removing a completed run leaves the rest as it was. The
+//!   chain's lowest card lies on the prefix's top card, one rank higher,
+//!   or, when the prefix is empty, starts at any rank.
+//!
+//! So a chain on a pile whose prefix ends in a card of rank `R` holds one
+//! card of each rank from `R - 1` down to some rank, and a chain on a pile
+//! with no prefix left holds one card of each rank of some interval.
+//! Write `m_r` for the moved cards of rank `r` (not removed), `n_r` for
+//! the piles whose prefix ends in a card of rank `r`, and `e` for the piles
+//! with no prefix left. The chains that hold a card of rank `r` are chains
+//! that hold one of rank `r + 1`, or start at `r` on a prefix of rank
+//! `r + 1`, or start at `r` on a pile with no prefix; and each pile has
+//! one chain. Hence, at every moment of every line,
+//!
+//! ```text
+//! sum over r = 1..13 of max(0, m_r - m_(r+1) - n_(r+1))  <=  e      (room)
+//! ```
+//!
+//! (with `m_14 = n_14 = 0`: a moved king always starts a chain on a pile
+//! with no prefix).
+//!
+//! # The relaxed game
+//!
+//! Its state is each pile's prefix and the runs removed, so the moved cards
+//! are every card that is in no prefix and not removed. Its moves are
+//!
+//! - *leave*: the top card of a prefix becomes a moved card, if the new
+//!   state has room;
+//! - *remove*: one moved copy of each card ace to queen of a suit, with a
+//!   king of that suit that moved or ends a prefix, are removed.
+//!
+//! Any real line from `P` is followed by the relaxed game: when a real move
+//! takes `j` cards off a prefix (the run it moves starts inside it), the
+//! relaxed game lets them leave one at a time from the top. Each state in
+//! between has room, since the real position before the move is such a
+//! state read differently: the cards that have left lie, as they are, on
+//! the card under them, one rank higher (a run). When a real move removes
+//! a completed run, the relaxed game lets the run's cards still in the
+//! prefix leave the same way, then removes it. Every other real move
+//! leaves the prefixes as they are. So when no relaxed line removes every
+//! card, no real line does, and the position is lost.
+//!
+//! # The search, and why its shortcuts lose no relaxed win
+//!
+//! The test searches the relaxed game depth first, every state once, within
+//! a budget ([`BUDGET`]; past it the test gives up and proves nothing). It
+//! also gives up once a relaxed line has emptied [`EMPTIED_ENOUGH`] piles
+//! besides those empty at the start: giving up is always sound, and from
+//! there the relaxed game nearly always wins. Three kinds of leave are
+//! made at once, without branching, because the state they lead to can do
+//! everything the state before can. Write `s_r = m_(r+1) + n_(r+1) - m_r`
+//! for the places a card of rank `r` may take; the room condition is
+//! `sum of max(0, -s_r) <= e`. Only a leave of a card of rank `r` lowers
+//! `s_r` (a removal or another leave changes it by nothing or raises it).
+//!
+//! - A card lying on a card one rank higher: no `s` changes (`m_r` and
+//!   `n_(r+1)` each grow by one, `n_r` falls by one).
+//! - The last card of a prefix: `s_r` falls by one and `e` grows by one,
+//!   so the room condition holds wherever it held before.
+//! - A card of rank `r` when `s_r` exceeds the number of cards of rank
+//!   `r` still in prefixes other than it: `s_r` falls by one, and the card
+//!   under it adds a place of its own rank less one (or `e` grows). No
+//!   line can then bring `s_r` below zero, so the room condition holds
+//!   wherever it held before.
+//!
+//! In each case a line from the state before is played from the state
+//! after by leaving out that card's leave: the line's other moves do not
+//! touch that pile's prefix until then, every state it passes has room
+//! (as argued), and a moved card only helps a removal.
+//!
+//! The order in which the other leaves are tried only decides how soon a
+//! relaxed win is found; the states a test remembers from the ones before
+//! it on the same thread ([`KNOWN`]) change how fast, never what it proves.
+
+use crate::cards::{Card, KING};
+use crate::deal::{DECK_CARDS, PILES};
+
+/// The most states the search visits before it gives up.
+pub const BUDGET: u32 = 2_000;
+
+/// The test gives up (proves nothing) once a relaxed line has emptied this
+/// many piles besides those empty at the start.
+const EMPTIED_ENOUGH: i16 = 2;
+
+/// What a failed search saw: the most face-down cards any relaxed line
+/// turns up, and whether any empties a pile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoRoom {
+    /// Face-down cards in the position.
+    pub face_down: usize,
+    /// The most of them any relaxed line turns up.
+    pub most_turned_up: usize,
+    /// Whether some relaxed line empties a pile that is not empty already.
+    pub a_pile_empties: bool,
+}
+
+/// The piles of a position, for the test: each pile's cards as indices
+/// (bottom first, face-down ones included), and how many are face down.
+pub struct Piles<'a> {
+    pub cards: &'a [u8],
+    pub start: [usize; PILES],
+    pub len: [usize; PILES],
+    pub down: [usize; PILES],
+}
+
+/// `Some` when no line of the relaxed game removes every card of `piles`
+/// (the stock being empty): the position is then lost. `None` when some
+/// line does, or when the search ran out of budget. The cards must be
+/// exactly the runs still to remove (the caller checks).
+pub fn no_room(piles: &Piles) -> Option<NoRoom> {
+    let mut state = State {
+        prefix: [0; PILES],
+        removed: [0; 4],
+        moved: [0; 52],
+        moved_hash: 0,
+        m: [0; 15],
+        n: [0; 15],
+        empty: 0,
+        left: [0; 15],
+    };
+    // For each pile and prefix length `k`, a hash of the prefix's cards,
+    // at `start + pile + k`.
+    let mut prefix_hash = [0u128; DECK_CARDS + PILES];
+    for pile in 0..PILES {
+        let cards = &piles.cards[piles.start[pile]..piles.start[pile] + piles.len[pile]];
+        let at = piles.start[pile] + pile;
+        for (k, &card) in cards.iter().enumerate() {
+            state.left[Card::from_index(card).rank() as usize] += 1;
+            prefix_hash[at + k + 1] = mix128(prefix_hash[at + k] ^ (u128::from(card) + 1));
+        }
+        state.prefix[pile] = cards.len() as u8;
+        match piles.top(pile, cards.len()) {
+            Some(card) => state.n[card.rank() as usize] += 1,
+            None => state.empty += 1,
+        }
+    }
+    let search = |trust_lost| Search {
+        trust_lost,
+        prefix_hash: &prefix_hash,
+        budget: BUDGET,
+        seen: ahash::AHashSet::new(),
+        most_turned_up: 0,
+        a_pile_empties: false,
+        empty_at_start: state.empty,
+    };
+    // First with every state remembered: fast, and right when it finds a
+    // relaxed win or runs out of budget (see `KNOWN`).
+    let mut quick = search(true);
+    if quick.wins(piles, state) || quick.budget == 0 {
+        return None;
+    }
+    // A loss is confirmed without the remembered losses, so that whether
+    // a position is called lost never depends on what ran before.
+    let mut search = search(false);
+    if search.wins(piles, state) || search.budget == 0 {
+        return None;
+    }
+    Some(NoRoom {
+        face_down: piles.down.iter().sum(),
+        most_turned_up: search.most_turned_up,
+        a_pile_empties: search.a_pile_empties,
+    })
+}
+
+impl Piles<'_> {
+    /// The top card of `pile`'s prefix of `len` cards.
+    #[inline]
+    fn top(&self, pile: usize, len: usize) -> Option<Card> {
+        (len > 0).then(|| Card::from_index(self.cards[self.start[pile] + len - 1]))
+    }
+
+    /// Face-down cards of `pile` turned up once its prefix is `len` cards.
+    fn turned_up(&self, pile: usize, len: usize) -> usize {
+        let down = self.down[pile];
+        if len == 0 {
+            down
+        } else {
+            // The prefix's top card is face up.
+            (down + 1).saturating_sub(len)
+        }
+    }
+}
+
+/// A state of the relaxed game, with the counts its room sum needs.
+#[derive(Clone, Copy)]
+struct State {
+    /// Cards of each pile that never moved.
+    prefix: [u8; PILES],
+    /// Runs removed, per suit.
+    removed: [u8; 4],
+    /// Moved cards not removed, per card.
+    moved: [u8; 52],
+    /// The sum of [`CARD_HASH`] over the moved cards not removed.
+    moved_hash: u128,
+    /// Moved cards not removed, per rank (`m_r`).
+    m: [i16; 15],
+    /// Piles whose prefix ends in a card of rank `r` (`n_r`).
+    n: [i16; 15],
+    /// Piles with no prefix left (`e`).
+    empty: i16,
+    /// Cards still in a prefix, per rank.
+    left: [i16; 15],
+}
+
+impl State {
+    /// Piles with no prefix left that no chain needs: the room condition
+    /// holds when this is not negative.
+    #[inline]
+    fn spare(&self) -> i16 {
+        let mut short = 0;
+        for r in 1..=13 {
+            short += (-self.slack(r)).max(0);
+        }
+        self.empty - short
+    }
+
+    /// Places for a card of rank `r` (`r` below 13): moved cards and
+    /// prefixes' top cards of rank `r + 1`, less the moved cards of rank
+    /// `r` (negative when chains must start on piles with no prefix).
+    #[inline]
+    fn slack(&self, r: usize) -> i16 {
+        self.m[r + 1] + self.n[r + 1] - self.m[r]
+    }
+
+    /// The top card of `pile`'s prefix leaves it.
+    #[inline]
+    fn leave(&mut self, piles: &Piles, pile: usize) {
+        let len = self.prefix[pile] as usize;
+        let card = piles.top(pile, len).expect("a card to leave");
+        self.prefix[pile] -= 1;
+        self.moved[card.index() as usize] += 1;
+        self.moved_hash = self
+            .moved_hash
+            .wrapping_add(CARD_HASH[card.index() as usize]);
+        self.m[card.rank() as usize] += 1;
+        self.n[card.rank() as usize] -= 1;
+        self.left[card.rank() as usize] -= 1;
+        match piles.top(pile, len - 1) {
+            Some(below) => self.n[below.rank() as usize] += 1,
+            None => self.empty += 1,
+        }
+    }
+
+    /// Makes the leaves that need no choice (see the module's argument)
+    /// until there are none: a card on a card one rank higher, the last
+    /// card of a prefix, and a card of a rank with places to spare.
+    fn settle(&mut self, piles: &Piles) {
+        loop {
+            let mut changed = false;
+            for pile in 0..PILES {
+                while let Some(card) = piles.top(pile, self.prefix[pile] as usize) {
+                    let rank = card.rank() as usize;
+                    let free = match piles.top(pile, self.prefix[pile] as usize - 1) {
+                        None => true,
+                        Some(below) => {
+                            below.rank() == card.rank() + 1
+                                || (rank < 13 && self.slack(rank) > self.left[rank] - 1)
+                        }
+                    };
+                    if !free {
+                        break;
+                    }
+                    self.leave(piles, pile);
+                    changed = true;
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    /// Whether ace to queen of `suit` all have a moved copy.
+    fn ace_to_queen_moved(&self, suit: usize) -> bool {
+        self.moved[suit * 13..suit * 13 + 12].iter().all(|&c| c > 0)
+    }
+
+    /// Removes ace to queen of `suit` from the moved cards, and the king:
+    /// a moved one (`pile` is `None`) or the top of `pile`'s prefix.
+    fn remove(&mut self, piles: &Piles, suit: usize, pile: Option<usize>) {
+        let queens = if pile.is_some() { 12 } else { 13 };
+        for rank in 1..=queens {
+            self.moved[suit * 13 + rank - 1] -= 1;
+            self.moved_hash = self
+                .moved_hash
+                .wrapping_sub(CARD_HASH[suit * 13 + rank - 1]);
+            self.m[rank] -= 1;
+        }
+        if let Some(pile) = pile {
+            // The king leaves and is removed at once.
+            self.leave(piles, pile);
+            self.moved[suit * 13 + 12] -= 1;
+            self.moved_hash = self.moved_hash.wrapping_sub(CARD_HASH[suit * 13 + 12]);
+            self.m[KING as usize] -= 1;
+        }
+        self.removed[suit] += 1;
+    }
+
+    fn key(&self) -> [u8; PILES + 4] {
+        let mut key = [0; PILES + 4];
+        key[..PILES].copy_from_slice(&self.prefix);
+        key[PILES..].copy_from_slice(&self.removed);
+        key
+    }
+}
+
+/// A hash of each card, for the moved cards' part of a state's hash.
+const CARD_HASH: [u128; 52] = {
+    let mut hashes = [0; 52];
+    let mut card = 0;
+    while card < 52 {
+        hashes[card] = mix128(0x5851_f42d_4c95_7f2d ^ card as u128);
+        card += 1;
+    }
+    hashes
+};
+
+/// A strong 64-bit mix (splitmix64's finalizer).
+const fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Two independent 64-bit mixes side by side.
+const fn mix128(x: u128) -> u128 {
+    let (low, high) = (x as u64, (x >> 64) as u64);
+    let a = mix(low ^ mix(high));
+    let b = mix(high ^ 0x2545_f491_4f6c_dd1d ^ mix(low ^ 0x1234_5678_9abc_def1));
+    ((b as u128) << 64) | a as u128
+}
+
+/// How many relaxed states each thread remembers before it starts again.
+const KNOWN_KEPT: usize = 1 << 20;
+
+thread_local! {
+    /// Relaxed states already decided, by a 128-bit hash: `true` when the
+    /// search found a relaxed line from it that removes every card (or
+    /// empties [`EMPTIED_ENOUGH`] piles), `false` when it searched all of
+    /// the state's lines and found none. They are kept from one test to
+    /// the next: the positions the exhaustive search tests one after the
+    /// other mostly differ by one move, and a position's relaxed game
+    /// starts in a state of its parent's, so a test often meets states an
+    /// earlier one decided.
+    ///
+    /// The verdict of a test never depends on them, only its speed. Take
+    /// the search that remembers nothing: with remembered states, a search
+    /// visits the states it would visit, in the same order, except those
+    /// below a remembered state, and a remembered state's answer is the
+    /// one its own search would give. So it finds a relaxed win only where
+    /// the plain search finds one or runs out of budget, and runs out of
+    /// budget only where the plain search does; a search that proves a
+    /// position lost meets no state with a relaxed win. So "lost" is
+    /// confirmed by a second search that trusts no remembered loss, and
+    /// the verdicts, and with them the counts of an exhaustive search, are
+    /// the same whatever ran before on the thread: on one thread or many,
+    /// resumed or not. A hash shared by two states (odds of those of the
+    /// exhaustive search's own 128-bit keys, docs/analyze.md) could only
+    /// make the first search prove less, and the second never trusts a
+    /// remembered loss.
+    static KNOWN: std::cell::RefCell<ahash::AHashMap<u128, bool>> =
+        std::cell::RefCell::new(ahash::AHashMap::new());
+}
+
+/// Forgets the states this thread remembers (for tests).
+#[cfg(test)]
+pub fn forget() {
+    KNOWN.with_borrow_mut(|known| known.clear());
+}
+
+/// The depth-first search of the relaxed game.
+struct Search<'a> {
+    /// Whether remembered losses end the search of a state.
+    trust_lost: bool,
+    /// For each pile and prefix length, a hash of the prefix's cards (at
+    /// the pile's start, plus the pile, plus the length).
+    prefix_hash: &'a [u128],
+    budget: u32,
+    seen: ahash::AHashSet<[u8; PILES + 4]>,
+    most_turned_up: usize,
+    a_pile_empties: bool,
+    empty_at_start: i16,
+}
+
+impl Search<'_> {
+    /// Whether some relaxed line from `state` removes every card.
+    fn wins(&mut self, piles: &Piles, mut state: State) -> bool {
+        if self.budget == 0 {
+            return false;
+        }
+        self.budget -= 1;
+        state.settle(piles);
+        let turned_up: usize = (0..PILES)
+            .map(|pile| piles.turned_up(pile, state.prefix[pile] as usize))
+            .sum();
+        self.most_turned_up = self.most_turned_up.max(turned_up);
+        self.a_pile_empties |= state.empty > self.empty_at_start;
+        if state.prefix.iter().all(|&p| p == 0) && state.m.iter().all(|&m| m == 0) {
+            return true;
+        }
+        // Giving up here is sound (it only proves less), and two piles
+        // emptied leave the relaxed game so much room that it nearly
+        // always wins from there: searching on would cost far more than
+        // it proves (docs/proofs.md).
+        if state.empty >= self.empty_at_start + EMPTIED_ENOUGH {
+            return true;
+        }
+        let hash = self.hash(piles, &state);
+        match KNOWN.with_borrow(|known| known.get(&hash).copied()) {
+            Some(true) => return true,
+            Some(false) if self.trust_lost => return false,
+            _ => {}
+        }
+        if !self.seen.insert(state.key()) {
+            return false;
+        }
+        let won = self.expand(piles, &state);
+        // A search that ran out of budget proved nothing of this state.
+        if won || self.budget > 0 {
+            KNOWN.with_borrow_mut(|known| {
+                if known.len() >= KNOWN_KEPT {
+                    known.clear();
+                }
+                known.insert(hash, won);
+            });
+        }
+        won
+    }
+
+    /// A 128-bit hash of the relaxed state, whatever the pile order and
+    /// whichever position it came from: the prefixes' cards and the moved
+    /// cards (sums of strong hashes of each), and the piles empty at the
+    /// start (the give-up rule counts from them).
+    fn hash(&self, piles: &Piles, state: &State) -> u128 {
+        let mut hash = mix128(self.empty_at_start as u128);
+        for pile in 0..PILES {
+            hash = hash.wrapping_add(mix128(
+                self.prefix_hash[piles.start[pile] + pile + state.prefix[pile] as usize],
+            ));
+        }
+        hash.wrapping_add(state.moved_hash)
+    }
+
+    /// The moves from a settled state: whether one leads to a relaxed win.
+    fn expand(&mut self, piles: &Piles, state: &State) -> bool {
+        let state = *state;
+        // Removals first: they only make room.
+        for suit in 0..4 {
+            if !state.ace_to_queen_moved(suit) {
+                continue;
+            }
+            if state.moved[suit * 13 + 12] > 0 {
+                let mut next = state;
+                next.remove(piles, suit, None);
+                if self.wins(piles, next) {
+                    return true;
+                }
+            }
+            for pile in 0..PILES {
+                let top = piles.top(pile, state.prefix[pile] as usize);
+                if top.is_some_and(|card| card.index() as usize == suit * 13 + 12) {
+                    let mut next = state;
+                    next.remove(piles, suit, Some(pile));
+                    if self.wins(piles, next) {
+                        return true;
+                    }
+                }
+            }
+        }
+        // Then each other leave that has room. The order only decides how
+        // soon a relaxed win is found: the most room left first, then a
+        // leave that opens a place where one is short, then one taking a
+        // place of a rank with places to spare, then the shortest prefix.
+        let mut options = [(0, 0, 0, 0, 0); PILES];
+        let mut count = 0;
+        for pile in 0..PILES {
+            // Settled, so every prefix left holds two cards or more.
+            let len = state.prefix[pile] as usize;
+            if len < 2 {
+                continue;
+            }
+            let (Some(card), Some(below)) = (piles.top(pile, len), piles.top(pile, len - 1)) else {
+                continue;
+            };
+            let mut next = state;
+            next.leave(piles, pile);
+            let spare = next.spare();
+            if spare < 0 {
+                continue;
+            }
+            let opened = below.rank() as usize - 1;
+            let opens_short = opened > 0 && state.left[opened] > state.slack(opened);
+            let taken = card.rank() as usize;
+            let to_spare = if taken == KING as usize {
+                i16::MIN
+            } else {
+                state.slack(taken) - state.left[taken]
+            };
+            options[count] = (-spare, !opens_short as i16, -to_spare, len, pile);
+            count += 1;
+        }
+        let options = &mut options[..count];
+        options.sort_unstable();
+        for &(_, _, _, _, pile) in options.iter() {
+            let mut next = state;
+            next.leave(piles, pile);
+            if self.wins(piles, next) {
+                return true;
+            }
+            if self.budget == 0 {
+                return false;
+            }
+        }
+        false
+    }
+}
