@@ -19,7 +19,7 @@ use spider_analyzer::solve::completions::{self, Completion};
 use spider_analyzer::solve::hint;
 use spider_analyzer::solve::sample::{self, Decided, SampleSummary};
 use spider_analyzer::solve::{
-    Analysis, Limits, Progress, Reductions, Verdict, analyze_with_progress,
+    Analysis, Limits, Progress, Reductions, RoomTest, Verdict, analyze_with_progress,
 };
 
 use super::flags::{self, CountLimit, MemoryLimit, TimeLimit};
@@ -105,11 +105,19 @@ pub struct Args {
     /// follow (slower; see docs/proofs.md).
     #[arg(long, conflicts_with = "no_dead_ends")]
     dead_ends_everywhere: bool,
-    /// Also run the room test, a stronger dead-end test for the last
-    /// stage that counts where moved cards can lie: it prunes more and
+    /// Where the room test runs, a stronger dead-end test for the last
+    /// stage that counts where moved cards can lie: on the position given
+    /// (start), also after the last deal (deals), wherever the dead-end
+    /// test runs (entries), or never. Beyond the start it prunes more and
     /// costs more time (see docs/proofs.md).
-    #[arg(long, conflicts_with = "no_dead_ends")]
-    room: bool,
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHERE",
+        default_value = "start",
+        hide_possible_values = true
+    )]
+    room: RoomTest,
     /// Switch off pile symmetry once the stock is empty (see docs/proofs.md).
     #[arg(long)]
     no_symmetry: bool,
@@ -159,7 +167,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         reductions: Reductions {
             dead_ends: !args.no_dead_ends,
             dead_ends_everywhere: args.dead_ends_everywhere,
-            room: args.room,
+            room: if args.no_dead_ends {
+                RoomTest::Never
+            } else {
+                args.room
+            },
             symmetry: !args.no_symmetry,
         },
         exhaustive_only: args.exhaustive_only,

@@ -38,7 +38,7 @@ use crate::explore::layered::{PackedProblem, Successor};
 use crate::explore::{NodeKind, Problem};
 use crate::game::{Game, Move, PackedStep, Position, Step};
 
-use super::prune::{Reductions, dead_end_with};
+use super::prune::{Reductions, RoomTest, dead_end_with};
 use super::stage::{layer_of, push_previews};
 
 /// A state of the exhaustive pass: a position (with the `XX` slots the move
@@ -52,6 +52,9 @@ pub struct Visit {
     /// Whether the dead-end test is run on it (see
     /// [`ExhaustiveProblem::worth_testing`]).
     pub test: bool,
+    /// Whether it is the start or a deal led to it: where the room test
+    /// runs by default ([`RoomTest::Deals`]).
+    pub dealt: bool,
 }
 
 /// Every position reachable from a game's start, for the layered search.
@@ -210,13 +213,25 @@ impl<'g> ExhaustiveProblem<'g> {
         })
     }
 
-    /// The three bytes after a packed step: its move back, or 255 and
-    /// whether the dead-end test is to be left out (see `pack`).
+    /// Whether the room test runs on `visit` (where the dead-end test runs).
     #[inline]
-    fn push_back(back: Option<Move>, test: bool, out: &mut Vec<u8>) {
+    fn room(&self, visit: &Visit) -> bool {
+        match self.reductions.room {
+            // The position analyzed is tested before the search.
+            RoomTest::Never | RoomTest::Start => false,
+            RoomTest::Deals => visit.dealt,
+            RoomTest::Entries => true,
+        }
+    }
+
+    /// The three bytes after a packed step: its move back, or 255, whether
+    /// the dead-end test is to be left out, and whether a deal led to it
+    /// (see `pack`).
+    #[inline]
+    fn push_back(back: Option<Move>, test: bool, dealt: bool, out: &mut Vec<u8>) {
         match back {
             Some(Move::Shift { from, to, count }) => out.extend([from, to, count]),
-            _ => out.extend([255, u8::from(!test), 0]),
+            _ => out.extend([255, u8::from(!test), u8::from(dealt)]),
         }
     }
 
@@ -279,6 +294,7 @@ impl Problem for ExhaustiveProblem<'_> {
             },
             back: None,
             test: true,
+            dealt: true,
         }
     }
 
@@ -313,7 +329,16 @@ impl Problem for ExhaustiveProblem<'_> {
                 let step = self.game.apply(position, mv);
                 let back = Self::back_of(position, mv, &step.position);
                 let test = Self::worth_testing(position, mv, &step.position, back);
-                out.push((mv, Visit { step, back, test }));
+                let dealt = mv == Move::Deal;
+                out.push((
+                    mv,
+                    Visit {
+                        step,
+                        back,
+                        test,
+                        dealt,
+                    },
+                ));
             }
         })
     }
@@ -353,7 +378,7 @@ impl Problem for ExhaustiveProblem<'_> {
             NodeKind::Leaf
         } else if self.reductions.dead_ends
             && (visit.test || self.reductions.dead_ends_everywhere)
-            && dead_end_with(self.game, position, self.reductions.room).is_some()
+            && dead_end_with(self.game, position, self.room(visit)).is_some()
         {
             NodeKind::Dead
         } else {
@@ -367,18 +392,23 @@ impl PackedProblem for ExhaustiveProblem<'_> {
     /// none, then 0 when the dead-end test is to run on it, 1 when not.
     fn pack(&self, visit: &Visit, out: &mut Vec<u8>) {
         visit.step.pack_into(out);
-        Self::push_back(visit.back, visit.test, out);
+        Self::push_back(visit.back, visit.test, visit.dealt, out);
     }
 
     fn unpack(&self, bytes: &[u8]) -> Visit {
         let (step, used) =
             Step::unpack_from(bytes).expect("the layered search hands back the bytes pack wrote");
-        let (back, test) = match bytes[used..used + 3] {
-            [255, skip, _] => (None, skip == 0),
-            [from, to, count] => (Some(Move::Shift { from, to, count }), false),
+        let (back, test, dealt) = match bytes[used..used + 3] {
+            [255, skip, dealt] => (None, skip == 0, dealt == 1),
+            [from, to, count] => (Some(Move::Shift { from, to, count }), false, false),
             _ => unreachable!("a slice of three"),
         };
-        Visit { step, back, test }
+        Visit {
+            step,
+            back,
+            test,
+            dealt,
+        }
     }
 
     /// The successors' keys and layers from the two piles each move
@@ -413,7 +443,7 @@ impl PackedProblem for ExhaustiveProblem<'_> {
         let next = PackedStep::new(&out[start..]);
         let back = Self::back_of(&parent, mv, &next);
         let test = Self::worth_testing(&parent, mv, &next, back);
-        Self::push_back(back, test, out);
+        Self::push_back(back, test, mv == Move::Deal, out);
     }
 }
 

@@ -30,7 +30,7 @@ use crate::game::{Game, Move};
 use search::{Outcome, Pass, Search};
 
 pub use heuristic::score;
-pub use prune::{DeadEnd, Reductions};
+pub use prune::{DeadEnd, Reductions, RoomTest};
 
 /// The answer for a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -520,7 +520,11 @@ fn decide(
         return Ok(finish(&search, Verdict::Winnable, None, Some(Vec::new())));
     }
     if limits.reductions.dead_ends
-        && let Some(dead) = prune::dead_end_with(&game, game.start(), limits.reductions.room)
+        && let Some(dead) = prune::dead_end_with(
+            &game,
+            game.start(),
+            limits.reductions.room != RoomTest::Never,
+        )
     {
         let mut analysis = finish(&search, Verdict::Unwinnable, None, None);
         analysis.pass = "dead-end test";

@@ -35,9 +35,9 @@ pub struct Reductions {
     /// same positions, and testing everywhere takes 20-60 % more time
     /// (docs/proofs.md).
     pub dead_ends_everywhere: bool,
-    /// With the dead-end test, the room test of the last stage too
-    /// ([`super::room::no_room`]). Off by default ([`Reductions::DEFAULT`]).
-    pub room: bool,
+    /// Where the room test of the last stage ([`super::room::no_room`])
+    /// runs too, with the dead-end test.
+    pub room: RoomTest,
     /// Once the stock is empty, positions that differ only by the order of
     /// their piles without face-down cards are one position.
     pub symmetry: bool,
@@ -50,27 +50,44 @@ impl Default for Reductions {
 }
 
 impl Reductions {
-    /// What `analyze` uses unless told otherwise: every reduction on but
-    /// the room test, which costs more time than its pruning saves on the
-    /// ladder (docs/proofs.md).
+    /// What `analyze` uses unless told otherwise: every reduction on, the
+    /// room test only on the position analyzed ([`RoomTest::Start`]).
     pub const DEFAULT: Reductions = Reductions {
-        room: false,
+        room: RoomTest::Start,
         ..Reductions::ALL
     };
     /// Every reduction on.
     pub const ALL: Reductions = Reductions {
         dead_ends: true,
         dead_ends_everywhere: false,
-        room: true,
+        room: RoomTest::Entries,
         symmetry: true,
     };
     /// The plain search: deduplication only.
     pub const NONE: Reductions = Reductions {
         dead_ends: false,
         dead_ends_everywhere: false,
-        room: false,
+        room: RoomTest::Never,
         symmetry: false,
     };
+}
+
+/// Where the room test ([`room::no_room`]) runs, with the dead-end test;
+/// it only ever applies once the stock is empty. It proves more than the
+/// first relaxation alone, at a cost: in the exhaustive search of the
+/// ladder's positions it makes the search 1 to 9 times slower per
+/// position examined, more than its pruning saves (docs/proofs.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum RoomTest {
+    /// Nowhere.
+    Never,
+    /// On the position analyzed, before any search.
+    Start,
+    /// On the start and on every position a deal leads to (then the last
+    /// row): the entries of the last stage.
+    Deals,
+    /// Wherever the dead-end test runs.
+    Entries,
 }
 
 /// Why a position can never be won, as the dead-end tests found it.

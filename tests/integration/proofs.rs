@@ -8,7 +8,8 @@ use std::sync::atomic::AtomicBool;
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::{Deal, Rules, numbered};
 use spider_analyzer::game::{Game, Move};
-use spider_analyzer::solve::{Analysis, DeadEnd, Limits, Reductions, Verdict, analyze};
+use spider_analyzer::solve::prune::dead_end_with;
+use spider_analyzer::solve::{Analysis, DeadEnd, Limits, Reductions, RoomTest, Verdict, analyze};
 
 use super::solver::{endgame, naive_winnable, small_case};
 
@@ -21,25 +22,25 @@ const SETTINGS: [Reductions; 7] = [
     Reductions {
         dead_ends: true,
         dead_ends_everywhere: false,
-        room: false,
+        room: RoomTest::Never,
         symmetry: false,
     },
     Reductions {
         dead_ends: true,
         dead_ends_everywhere: false,
-        room: true,
+        room: RoomTest::Entries,
         symmetry: false,
     },
     Reductions {
         dead_ends: false,
         dead_ends_everywhere: false,
-        room: false,
+        room: RoomTest::Never,
         symmetry: true,
     },
     Reductions {
         dead_ends: true,
         dead_ends_everywhere: true,
-        room: true,
+        room: RoomTest::Entries,
         symmetry: true,
     },
 ];
@@ -147,6 +148,39 @@ fn pysol_14934_is_lost_from_the_start() {
     assert_eq!((why.pile, why.card.to_string().as_str()), (6, "KH"));
     assert_eq!((why.face_down_never, why.no_pile_empties), (5, true));
     no_guided_win(&deal, "PySol 14934");
+}
+
+/// A stuck player's position with no stock left (`r0-g5008` of the
+/// ladder) is lost at the start by the room test: the cards that must
+/// move to turn up a face-down card find too few cards one rank higher to
+/// lie on, one card on each, so no pile can ever be emptied and at most 3
+/// of the 41 face-down cards turn up. The first relaxation alone says
+/// nothing there; the plain search (every reduction off) agrees, after
+/// examining every one of its 238,560 positions, and the guided passes
+/// find no win.
+#[test]
+fn a_position_without_room_is_lost_at_the_start() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ladder/r0-g5008.yaml");
+    let deal = spider_analyzer::deal::files::load(path.as_ref()).unwrap();
+    let game = Game::new(&deal).unwrap();
+    assert_eq!(dead_end_with(&game, game.start(), false), None);
+    let analysis = analyze(&deal, &Limits::default(), &AtomicBool::new(false)).unwrap();
+    assert_eq!(analysis.verdict, Verdict::Unwinnable);
+    assert_eq!(analysis.pass, "dead-end test");
+    let why = analysis.dead_end.unwrap();
+    assert!(why.no_pile_empties());
+    assert_eq!(
+        why.to_string(),
+        "no pile can ever be emptied: a card that moves needs a card one rank higher to lie \
+         on, one card on each, and there are too few of them (at most 3 of the 41 face-down \
+         cards can ever turn up)"
+    );
+    let plain = prove(&deal, Reductions::NONE, 1_000_000);
+    assert_eq!(
+        (plain.verdict, plain.positions),
+        (Verdict::Unwinnable, 238_560)
+    );
+    no_guided_win(&deal, "r0-g5008");
 }
 
 /// Positions built to be hard for a reduction: a win only through an empty
