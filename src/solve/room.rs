@@ -157,6 +157,7 @@ pub fn no_room(piles: &Piles) -> Option<NoRoom> {
     }
     let search = |trust_lost| Search {
         trust_lost,
+        used_lost: false,
         prefix_hash: &prefix_hash,
         budget: BUDGET,
         seen: ahash::AHashSet::new(),
@@ -171,15 +172,19 @@ pub fn no_room(piles: &Piles) -> Option<NoRoom> {
         return None;
     }
     // A loss is confirmed without the remembered losses, so that whether
-    // a position is called lost never depends on what ran before.
-    let mut search = search(false);
-    if search.wins(piles, state) || search.budget == 0 {
-        return None;
+    // a position is called lost never depends on what ran before. (When
+    // none was met, the search was the one that trusts none.)
+    if quick.used_lost {
+        let mut plain = search(false);
+        if plain.wins(piles, state) || plain.budget == 0 {
+            return None;
+        }
+        quick = plain;
     }
     Some(NoRoom {
         face_down: piles.down.iter().sum(),
-        most_turned_up: search.most_turned_up,
-        a_pile_empties: search.a_pile_empties,
+        most_turned_up: quick.most_turned_up,
+        a_pile_empties: quick.a_pile_empties,
     })
 }
 
@@ -373,7 +378,8 @@ thread_local! {
     /// the plain search finds one or runs out of budget, and runs out of
     /// budget only where the plain search does; a search that proves a
     /// position lost meets no state with a relaxed win. So "lost" is
-    /// confirmed by a second search that trusts no remembered loss, and
+    /// confirmed by a second search that trusts no remembered loss (when
+    /// the first met one; otherwise the first was that search), and
     /// the verdicts, and with them the counts of an exhaustive search, are
     /// the same whatever ran before on the thread: on one thread or many,
     /// resumed or not. A hash shared by two states (odds of those of the
@@ -394,6 +400,8 @@ pub fn forget() {
 struct Search<'a> {
     /// Whether remembered losses end the search of a state.
     trust_lost: bool,
+    /// Whether one did.
+    used_lost: bool,
     /// For each pile and prefix length, a hash of the prefix's cards (at
     /// the pile's start, plus the pile, plus the length).
     prefix_hash: &'a [u128],
@@ -430,7 +438,10 @@ impl Search<'_> {
         let hash = self.hash(piles, &state);
         match KNOWN.with_borrow(|known| known.get(&hash).copied()) {
             Some(true) => return true,
-            Some(false) if self.trust_lost => return false,
+            Some(false) if self.trust_lost => {
+                self.used_lost = true;
+                return false;
+            }
             _ => {}
         }
         if !self.seen.insert(state.key()) {
