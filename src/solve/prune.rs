@@ -677,6 +677,40 @@ mod tests {
         positions
     }
 
+    /// Numbered deal `number`, of one, two or four suits and either rules
+    /// in turn.
+    fn varied_deal(number: u64) -> crate::deal::Deal {
+        let suits = [SuitCount::One, SuitCount::Two, SuitCount::Four][number as usize % 3];
+        let rules = if number.is_multiple_of(2) {
+            Rules::Standard
+        } else {
+            Rules::Relaxed
+        };
+        crate::deal::numbered::deal(number, suits, rules)
+    }
+
+    /// Checks what the dead-end tests claim of `position` against a plain
+    /// search from it, as a deal of its own (breadth-first, up to 20,000
+    /// positions): it reaches no win, and no emptied pile when the claim
+    /// is that none empties. Returns the positions checked.
+    fn check_plainly(game: &Game, position: &Position) -> usize {
+        let game = Game::new(&game.deal_at(position).unwrap()).unwrap();
+        let position = game.start();
+        let reason = dead_end(&game, position).unwrap();
+        let all = reachable(&game, 20_000);
+        for reached in &all {
+            assert!(
+                !reached.is_won(),
+                "called dead ({reason}) but winnable:\n{position}"
+            );
+            assert!(
+                !reason.no_pile_empties() || (0..PILES).all(|pile| !reached.is_empty_pile(pile)),
+                "called dead ({reason}) but a pile empties:\n{position}\nreaches\n{reached}"
+            );
+        }
+        all.len()
+    }
+
     /// The soundness of the dead-end test, against a plain search, where
     /// it fires: positions met on random playouts of numbered deals (one,
     /// two and four suits, both rules; a random move each time, the deal
@@ -691,14 +725,8 @@ mod tests {
         let (mut dead, mut checked, mut with_stock) = (0, 0, 0);
         let mut moves = Vec::new();
         for number in 1..=240u64 {
-            let suits = [SuitCount::One, SuitCount::Two, SuitCount::Four][number as usize % 3];
-            let rules = if number % 2 == 0 {
-                Rules::Standard
-            } else {
-                Rules::Relaxed
-            };
-            let deal = crate::deal::numbered::deal(number, suits, rules);
-            let mut game = Game::new(&deal).unwrap();
+            let deal = varied_deal(number);
+            let game = Game::new(&deal).unwrap();
             let mut position = game.start().clone();
             for _ in 0..400 {
                 moves.clear();
@@ -717,23 +745,7 @@ mod tests {
                 }
                 dead += 1;
                 with_stock += (game.rows_left(&position) > 0) as usize;
-                // The dead position as a deal of its own, searched plainly.
-                game = Game::new(&game.deal_at(&position).unwrap()).unwrap();
-                position = game.start().clone();
-                let reason = dead_end(&game, &position).unwrap();
-                let all = reachable(&game, 20_000);
-                checked += all.len();
-                for reached in &all {
-                    assert!(
-                        !reached.is_won(),
-                        "called dead ({reason}) but winnable:\n{position}"
-                    );
-                    assert!(
-                        !reason.no_pile_empties()
-                            || (0..PILES).all(|pile| !reached.is_empty_pile(pile)),
-                        "called dead ({reason}) but a pile empties:\n{position}\nreaches\n{reached}"
-                    );
-                }
+                checked += check_plainly(&game, &position);
                 break;
             }
         }
@@ -758,13 +770,7 @@ mod tests {
         let (mut dead, mut checked, mut met) = (0, 0, Vec::new());
         let mut moves = Vec::new();
         for number in 1..=150u64 {
-            let suits = [SuitCount::One, SuitCount::Two, SuitCount::Four][number as usize % 3];
-            let rules = if number % 2 == 0 {
-                Rules::Standard
-            } else {
-                Rules::Relaxed
-            };
-            let deal = crate::deal::numbered::deal(number, suits, rules);
+            let deal = varied_deal(number);
             let game = Game::new(&deal).unwrap();
             let mut position = game.start().clone();
             for _ in 0..300 {
@@ -789,20 +795,7 @@ mod tests {
                 };
                 assert!(matches!(reason, DeadEnd::NoRoom(_)));
                 dead += 1;
-                let game = Game::new(&game.deal_at(&position).unwrap()).unwrap();
-                let all = reachable(&game, 20_000);
-                checked += all.len();
-                for reached in &all {
-                    assert!(
-                        !reached.is_won(),
-                        "called dead ({reason}) but winnable:\n{position}"
-                    );
-                    assert!(
-                        !reason.no_pile_empties()
-                            || (0..PILES).all(|pile| !reached.is_empty_pile(pile)),
-                        "called dead ({reason}) but a pile empties:\n{position}\nreaches\n{reached}"
-                    );
-                }
+                checked += check_plainly(&game, &position);
                 break;
             }
         }
