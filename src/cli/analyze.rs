@@ -107,14 +107,14 @@ pub struct Args {
     dead_ends_everywhere: bool,
     /// Where the room test runs, a stronger dead-end test for the last
     /// stage that counts where moved cards can lie: on the position given
-    /// (start), also after the last deal (deals), wherever the dead-end
-    /// test runs (entries), or never. Beyond the start it prunes more and
-    /// costs more time (see docs/proofs.md).
+    /// (start), also where the last row is dealt (deals), wherever the
+    /// dead-end test runs (entries: prunes more, costs more time), or
+    /// never (see docs/proofs.md).
     #[arg(
         long,
         value_enum,
         value_name = "WHERE",
-        default_value = "start",
+        default_value = "deals",
         hide_possible_values = true
     )]
     room: RoomTest,
