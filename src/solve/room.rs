@@ -502,8 +502,9 @@ impl Search<'_> {
         }
         // Then each other leave that has room. The order only decides how
         // soon a relaxed win is found: the most room left first, then a
-        // leave that opens a place where one is short, then one taking a
-        // place of a rank with places to spare, then the shortest prefix.
+        // leave that opens a place where one is short, then a king, then
+        // one taking a place of a rank with places to spare, then the
+        // shortest prefix.
         let mut options = [(0, 0, 0, 0, 0); PILES];
         let mut count = 0;
         for pile in 0..PILES {
@@ -523,13 +524,15 @@ impl Search<'_> {
             }
             let opened = below.rank() as usize - 1;
             let opens_short = opened > 0 && state.left[opened] > state.slack(opened);
+            // A king first (it goes to a pile with no prefix, and frees
+            // what lies under it), then the fewest places short.
             let taken = card.rank() as usize;
-            let to_spare = if taken == KING as usize {
+            let short = if taken == KING as usize {
                 i16::MIN
             } else {
-                state.slack(taken) - state.left[taken]
+                state.left[taken] - state.slack(taken)
             };
-            options[count] = (-spare, !opens_short as i16, -to_spare, len, pile);
+            options[count] = (-spare, !opens_short as i16, short, len, pile);
             count += 1;
         }
         let options = &mut options[..count];
