@@ -110,13 +110,7 @@ pub struct Args {
     /// (start), also where the last row is dealt (deals), wherever the
     /// dead-end test runs (entries: prunes more, costs more time), or
     /// never (see docs/proofs.md).
-    #[arg(
-        long,
-        value_enum,
-        value_name = "WHERE",
-        default_value = "deals",
-        hide_possible_values = true
-    )]
+    #[arg(long, value_name = "WHERE", default_value = "deals")]
     room: RoomTest,
     /// Switch off pile symmetry once the stock is empty (see docs/proofs.md).
     #[arg(long)]

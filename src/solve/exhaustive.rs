@@ -52,8 +52,8 @@ pub struct Visit {
     /// Whether the dead-end test is run on it (see
     /// [`ExhaustiveProblem::worth_testing`]).
     pub test: bool,
-    /// Whether it is the start or a deal led to it: where the room test
-    /// runs by default ([`RoomTest::Deals`]).
+    /// Whether a deal led to it: where the room test runs by default
+    /// ([`RoomTest::Deals`]; the start is tested before the search).
     pub dealt: bool,
 }
 
@@ -182,7 +182,9 @@ impl<'g> ExhaustiveProblem<'g> {
     /// where it does not on `step` (a bounded search). Either way leaving
     /// it out never loses a win: it only expands more. A deal or a removed
     /// run is always tested: a row covers every pile, and removed cards are
-    /// no longer in view.
+    /// no longer in view. (This argument is the first relaxation's; where
+    /// the room test runs on every entry, it is left out here too, which
+    /// is sound for the same reason: a test left out only expands more.)
     fn worth_testing(
         position: &impl Piles,
         mv: Move,
@@ -294,7 +296,7 @@ impl Problem for ExhaustiveProblem<'_> {
             },
             back: None,
             test: true,
-            dealt: true,
+            dealt: false,
         }
     }
 

@@ -79,7 +79,7 @@ impl Reductions {
 /// examined where it runs on every entry. Where the last row is dealt it
 /// pays most: `r1-g5004` of the ladder is proved lost in 12 times fewer
 /// positions and a quarter of the time (docs/proofs.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RoomTest {
     /// Nowhere.
     Never,
@@ -90,6 +90,21 @@ pub enum RoomTest {
     Deals,
     /// Wherever the dead-end test runs.
     Entries,
+}
+
+impl std::str::FromStr for RoomTest {
+    type Err = String;
+
+    /// `never`, `start`, `deals` or `entries` (`--room`).
+    fn from_str(text: &str) -> Result<RoomTest, String> {
+        match text {
+            "never" => Ok(RoomTest::Never),
+            "start" => Ok(RoomTest::Start),
+            "deals" => Ok(RoomTest::Deals),
+            "entries" => Ok(RoomTest::Entries),
+            _ => Err("expected never, start, deals or entries".to_string()),
+        }
+    }
 }
 
 /// Why a position can never be won, as the dead-end tests found it.
@@ -316,14 +331,13 @@ pub fn dead_end_with(game: &Game, position: &Position, room: bool) -> Option<Dea
         return None;
     }
     // The room test's view of the piles, taken before the first
-    // relaxation plays on them.
-    let cards = table.cards;
-    let piles = room::Piles {
-        cards: &cards,
-        start: table.start,
-        len: table.remaining,
-        down: table.down,
-    };
+    // relaxation plays on them, where the room test may run.
+    let before = (room && rows.is_empty()).then_some((
+        table.cards,
+        table.start,
+        table.remaining,
+        table.down,
+    ));
     let mut search = SlotSearch {
         budget: SLOT_SEARCH_BUDGET,
         report: None,
@@ -331,9 +345,13 @@ pub fn dead_end_with(game: &Game, position: &Position, room: bool) -> Option<Dea
         seen: ahash::AHashSet::new(),
     };
     if table.can_clear(&mut search) || search.budget == 0 {
-        if !room || !rows.is_empty() {
-            return None;
-        }
+        let (cards, start, len, down) = before?;
+        let piles = room::Piles {
+            cards: &cards,
+            start,
+            len,
+            down,
+        };
         return room::no_room(&piles).map(DeadEnd::NoRoom);
     }
     // Report the pile hiding the most face-down cards that the first

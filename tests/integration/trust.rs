@@ -223,6 +223,24 @@ fn numeric_flags_are_strict() {
 }
 
 #[test]
+fn the_room_flag_names_its_choices() {
+    let deal = repo("deals/fresh-1-suit.yaml");
+    for value in ["sometimes", "", "Deals"] {
+        spider()
+            .args(["analyze", deal.to_str().unwrap()])
+            .arg(format!("--room={value}"))
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("--room"))
+            .stderr(predicate::str::contains(
+                "expected never, start, deals or entries",
+            ))
+            .stderr(predicate::str::contains("panicked").not());
+    }
+}
+
+#[test]
 fn zero_means_no_limit_in_every_help() {
     for (command, flags) in [
         (
