@@ -137,6 +137,7 @@ pub fn no_room(piles: &Piles) -> Option<NoRoom> {
         m: [0; 15],
         n: [0; 15],
         empty: 0,
+        short: 0,
         left: [0; 15],
     };
     // For each pile and prefix length `k`, a hash of the prefix's cards,
@@ -155,6 +156,7 @@ pub fn no_room(piles: &Piles) -> Option<NoRoom> {
             None => state.empty += 1,
         }
     }
+    state.short = (1..=13).map(|r| state.short_at(r)).sum();
     let search = |trust_lost| Search {
         trust_lost,
         used_lost: false,
@@ -224,6 +226,9 @@ struct State {
     n: [i16; 15],
     /// Piles with no prefix left (`e`).
     empty: i16,
+    /// Places short over all ranks: the sum of [`State::short_at`], kept
+    /// as the counts change.
+    short: i16,
     /// Cards still in a prefix, per rank.
     left: [i16; 15],
 }
@@ -233,11 +238,50 @@ impl State {
     /// holds when this is not negative.
     #[inline]
     fn spare(&self) -> i16 {
-        let mut short = 0;
-        for r in 1..=13 {
-            short += (-self.slack(r)).max(0);
+        debug_assert_eq!(self.short, (1..=13).map(|r| self.short_at(r)).sum::<i16>());
+        self.empty - self.short
+    }
+
+    /// Places short for a card of rank `r`.
+    #[inline]
+    fn short_at(&self, r: usize) -> i16 {
+        (-self.slack(r)).max(0)
+    }
+
+    /// Adds `dm` moved cards and `dn` prefix tops of rank `rank`, keeping
+    /// `short`: they change the places of ranks `rank` and `rank - 1`.
+    #[inline]
+    fn bump(&mut self, rank: usize, dm: i16, dn: i16) {
+        let (low, high) = (rank.max(2) - 1, rank.min(13));
+        let before: i16 = (low..=high).map(|r| self.short_at(r)).sum();
+        self.m[rank] += dm;
+        self.n[rank] += dn;
+        let after: i16 = (low..=high).map(|r| self.short_at(r)).sum();
+        self.short += after - before;
+    }
+
+    /// [`State::spare`] once `card`, a prefix's top card lying on `below`
+    /// (or on nothing), has left, without playing the leave.
+    #[inline]
+    fn spare_after_leave(&self, card: Card, below: Option<Card>) -> i16 {
+        let rank = card.rank() as usize;
+        let below = below.map(|below| below.rank() as usize);
+        let dm = |r: usize| i16::from(r == rank);
+        let dn = |r: usize| i16::from(below == Some(r)) - i16::from(r == rank);
+        let slack =
+            |r: usize| self.m[r + 1] + dm(r + 1) + self.n[r + 1] + dn(r + 1) - self.m[r] - dm(r);
+        // The places that change: for ranks `rank - 1` and `rank` (the
+        // card moves), and for the rank one below the card under it (now
+        // a prefix's top).
+        let changed = [rank - 1, rank, below.map_or(0, |below| below - 1)];
+        let mut short = self.short;
+        for (i, &r) in changed.iter().enumerate() {
+            if r == 0 || changed[..i].contains(&r) {
+                continue;
+            }
+            short += (-slack(r)).max(0) - self.short_at(r);
         }
-        self.empty - short
+        self.empty + i16::from(below.is_none()) - short
     }
 
     /// Places for a card of rank `r` (`r` below 13): moved cards and
@@ -258,11 +302,10 @@ impl State {
         self.moved_hash = self
             .moved_hash
             .wrapping_add(CARD_HASH[card.index() as usize]);
-        self.m[card.rank() as usize] += 1;
-        self.n[card.rank() as usize] -= 1;
+        self.bump(card.rank() as usize, 1, -1);
         self.left[card.rank() as usize] -= 1;
         match piles.top(pile, len - 1) {
-            Some(below) => self.n[below.rank() as usize] += 1,
+            Some(below) => self.bump(below.rank() as usize, 0, 1),
             None => self.empty += 1,
         }
     }
@@ -310,14 +353,14 @@ impl State {
             self.moved_hash = self
                 .moved_hash
                 .wrapping_sub(CARD_HASH[suit * 13 + rank - 1]);
-            self.m[rank] -= 1;
+            self.bump(rank, -1, 0);
         }
         if let Some(pile) = pile {
             // The king leaves and is removed at once.
             self.leave(piles, pile);
             self.moved[suit * 13 + 12] -= 1;
             self.moved_hash = self.moved_hash.wrapping_sub(CARD_HASH[suit * 13 + 12]);
-            self.m[KING as usize] -= 1;
+            self.bump(KING as usize, -1, 0);
         }
         self.removed[suit] += 1;
     }
@@ -465,11 +508,13 @@ impl Search<'_> {
     /// cards (sums of strong hashes of each), and the piles empty at the
     /// start (the give-up rule counts from them).
     fn hash(&self, piles: &Piles, state: &State) -> u128 {
+        // Each prefix's hash is a strong mix already (`no_room`), so a sum
+        // of them is as good a hash of the piles, in any order.
         let mut hash = mix128(self.empty_at_start as u128);
         for pile in 0..PILES {
-            hash = hash.wrapping_add(mix128(
+            hash = hash.wrapping_add(
                 self.prefix_hash[piles.start[pile] + pile + state.prefix[pile] as usize],
-            ));
+            );
         }
         hash.wrapping_add(state.moved_hash)
     }
@@ -516,9 +561,12 @@ impl Search<'_> {
             let (Some(card), Some(below)) = (piles.top(pile, len), piles.top(pile, len - 1)) else {
                 continue;
             };
-            let mut next = state;
-            next.leave(piles, pile);
-            let spare = next.spare();
+            let spare = state.spare_after_leave(card, Some(below));
+            debug_assert_eq!(spare, {
+                let mut next = state;
+                next.leave(piles, pile);
+                next.spare()
+            });
             if spare < 0 {
                 continue;
             }
