@@ -215,6 +215,13 @@ impl Piles<'_> {
         (len > 0).then(|| Card::from_index(self.cards[self.start[pile] + len - 1]))
     }
 
+    /// The rank of [`Piles::top`] (read from a table: the test asks it
+    /// of every pile at every state).
+    #[inline]
+    fn top_rank(&self, pile: usize, len: usize) -> Option<usize> {
+        (len > 0).then(|| RANK_OF[self.cards[self.start[pile] + len - 1] as usize] as usize)
+    }
+
     /// Face-down cards of `pile` turned up once its prefix is `len` cards.
     fn turned_up(&self, pile: usize, len: usize) -> usize {
         let down = self.down[pile];
@@ -335,12 +342,11 @@ impl State {
         loop {
             let mut changed = false;
             for pile in 0..PILES {
-                while let Some(card) = piles.top(pile, self.prefix[pile] as usize) {
-                    let rank = card.rank() as usize;
-                    let free = match piles.top(pile, self.prefix[pile] as usize - 1) {
+                while let Some(rank) = piles.top_rank(pile, self.prefix[pile] as usize) {
+                    let free = match piles.top_rank(pile, self.prefix[pile] as usize - 1) {
                         None => true,
                         Some(below) => {
-                            below.rank() == card.rank() + 1
+                            below == rank + 1
                                 || (rank < 13 && self.slack(rank) > self.left[rank] - 1)
                         }
                     };
@@ -390,6 +396,17 @@ impl State {
         key
     }
 }
+
+/// The rank of each card index.
+const RANK_OF: [u8; 52] = {
+    let mut ranks = [0; 52];
+    let mut card = 0;
+    while card < 52 {
+        ranks[card] = (card % 13 + 1) as u8;
+        card += 1;
+    }
+    ranks
+};
 
 /// A hash of each card, for the moved cards' part of a state's hash.
 const CARD_HASH: [u128; 52] = {
