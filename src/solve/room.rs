@@ -285,20 +285,20 @@ impl State {
         self.short += after - before;
     }
 
-    /// [`State::spare`] once `card`, a prefix's top card lying on `below`
-    /// (or on nothing), has left, without playing the leave.
+    /// [`State::spare`] once `card`, a prefix's top card lying on the
+    /// prefix's card `below`, has left: what [`State::leave`] then
+    /// [`State::spare`] give, without copying the state.
     #[inline]
-    fn spare_after_leave(&self, card: Card, below: Option<Card>) -> i16 {
-        let rank = card.rank() as usize;
-        let below = below.map(|below| below.rank() as usize);
+    fn spare_after_leave(&self, card: Card, below: Card) -> i16 {
+        let (rank, below) = (card.rank() as usize, below.rank() as usize);
+        // The leave's changes to the counts, as `State::leave` makes them.
         let dm = |r: usize| i16::from(r == rank);
-        let dn = |r: usize| i16::from(below == Some(r)) - i16::from(r == rank);
+        let dn = |r: usize| i16::from(r == below) - i16::from(r == rank);
         let slack =
             |r: usize| self.m[r + 1] + dm(r + 1) + self.n[r + 1] + dn(r + 1) - self.m[r] - dm(r);
         // The places that change: for ranks `rank - 1` and `rank` (the
-        // card moves), and for the rank one below the card under it (now
-        // a prefix's top).
-        let changed = [rank - 1, rank, below.map_or(0, |below| below - 1)];
+        // card moves), and for `below - 1` (`below` is a prefix's top).
+        let changed = [rank - 1, rank, below - 1];
         let mut short = self.short;
         for (i, &r) in changed.iter().enumerate() {
             if r == 0 || changed[..i].contains(&r) {
@@ -306,7 +306,7 @@ impl State {
             }
             short += (-slack(r)).max(0) - self.short_at(r);
         }
-        self.empty + i16::from(below.is_none()) - short
+        self.empty - short
     }
 
     /// Places for a card of rank `r` (`r` below 13): moved cards and
@@ -459,10 +459,11 @@ thread_local! {
     /// only ever said by a search that trusts no remembered loss (run
     /// first after a loss, or to confirm one), and the verdicts, and with
     /// them the counts of an exhaustive search, are the same whatever ran
-    /// before on the thread: on one thread or many, resumed or not. A hash shared by two states (odds of those of the
-    /// exhaustive search's own 128-bit keys, docs/analyze.md) could only
-    /// make the first search prove less, and the second never trusts a
-    /// remembered loss.
+    /// before on the thread: on one thread or many, resumed or not. A
+    /// hash shared by two states (odds of those of the exhaustive search's
+    /// own 128-bit keys, docs/analyze.md) could only make the search that
+    /// trusts remembered losses prove less, and the one that says "lost"
+    /// trusts none.
     static KNOWN: std::cell::RefCell<ahash::AHashMap<u128, bool>> =
         std::cell::RefCell::new(ahash::AHashMap::new());
 }
@@ -602,7 +603,7 @@ impl Search<'_> {
             let (Some(card), Some(below)) = (piles.top(pile, len), piles.top(pile, len - 1)) else {
                 continue;
             };
-            let spare = state.spare_after_leave(card, Some(below));
+            let spare = state.spare_after_leave(card, below);
             debug_assert_eq!(spare, {
                 let mut next = state;
                 next.leave(piles, pile);
