@@ -91,7 +91,7 @@
 //!
 //! The order in which the other leaves are tried only decides how soon a
 //! relaxed win is found; the states a test remembers from the ones before
-//! it on the same thread ([`KNOWN`]) change how fast, never what it proves.
+//! it on the same thread ([`MEMORY`]) change how fast, never what it proves.
 
 use crate::cards::{Card, KING};
 use crate::deal::{DECK_CARDS, PILES};
@@ -139,53 +139,61 @@ pub fn no_room(piles: &Piles) -> Option<NoRoom> {
         empty: 0,
         short: 0,
         left: [0; 15],
+        turned_up: 0,
+        cards: 0,
     };
-    // For each pile and prefix length `k`, a hash of the prefix's cards,
-    // at `start + pile + k`.
-    let mut prefix_hash = [0u128; DECK_CARDS + PILES];
+    let mut prefixes = Prefixes {
+        hash: [0; DECK_CARDS + PILES],
+        top: [0; DECK_CARDS + PILES],
+    };
     for pile in 0..PILES {
         let cards = &piles.cards[piles.start[pile]..piles.start[pile] + piles.len[pile]];
         let at = piles.start[pile] + pile;
         for (k, &card) in cards.iter().enumerate() {
-            state.left[Card::from_index(card).rank() as usize] += 1;
-            prefix_hash[at + k + 1] = mix128(prefix_hash[at + k] ^ (u128::from(card) + 1));
+            let rank = RANK_OF[card as usize];
+            state.left[rank as usize] += 1;
+            prefixes.hash[at + k + 1] = mix128(prefixes.hash[at + k] ^ (u128::from(card) + 1));
+            // The last card of a prefix, or a card on a card one rank
+            // higher, leaves whatever the counts (see `State::settle`).
+            let free = k == 0 || RANK_OF[cards[k - 1] as usize] == rank + 1;
+            prefixes.top[at + k + 1] = rank | if free { FREE } else { 0 };
         }
         state.prefix[pile] = cards.len() as u8;
+        state.cards += cards.len() as i16;
+        state.turned_up += piles.turned_up(pile, cards.len()) as i16;
         match piles.top(pile, cards.len()) {
             Some(card) => state.n[card.rank() as usize] += 1,
             None => state.empty += 1,
         }
     }
     state.short = (1..=13).map(|r| state.short_at(r)).sum();
-    let search = |trust_lost| Search {
-        trust_lost,
-        used_lost: false,
-        prefix_hash: &prefix_hash,
-        budget: BUDGET,
-        seen: ahash::AHashSet::new(),
-        most_turned_up: 0,
-        a_pile_empties: false,
-        empty_at_start: state.empty,
-    };
-    // The search that trusts no remembered loss decides (see `KNOWN`).
-    let plain = || {
-        let mut plain = search(false);
-        (!plain.wins(piles, state) && plain.budget > 0).then_some(plain)
+    MEMORY.with_borrow_mut(|memory| decide(piles, state, &prefixes, memory))
+}
+
+/// [`no_room`] from the settled counts of the start, with this thread's
+/// [`Memory`].
+fn decide(piles: &Piles, state: State, prefixes: &Prefixes, memory: &mut Memory) -> Option<NoRoom> {
+    let empty_at_start = state.empty;
+    // The search that trusts no remembered loss decides (see `MEMORY`).
+    let plain = |memory: &mut Memory| {
+        let mut plain = Search::new(false, prefixes, memory, empty_at_start);
+        (!plain.wins(piles, state) && plain.budget > 0)
+            .then_some((plain.most_turned_up, plain.a_pile_empties))
     };
     // The one that trusts them all is faster, and right when it finds a
     // relaxed win or runs out of budget; a loss it finds is confirmed by
     // the plain search, so that whether a position is called lost never
     // depends on what ran before. (When it met no remembered loss, it was
     // the plain search.)
-    let quick_then_plain = || {
-        let mut quick = search(true);
+    let quick_then_plain = |memory: &mut Memory| {
+        let mut quick = Search::new(true, prefixes, memory, empty_at_start);
         if quick.wins(piles, state) || quick.budget == 0 {
             return None;
         }
         if quick.used_lost {
-            plain()
+            plain(memory)
         } else {
-            Some(quick)
+            Some((quick.most_turned_up, quick.a_pile_empties))
         }
     };
     // Which runs first changes how fast the verdict comes, never the
@@ -195,16 +203,16 @@ pub fn no_room(piles: &Piles) -> Option<NoRoom> {
     // plain search after a loss. (On the first 3 M positions of `r1-g5004`,
     // where 95 % of the tests prove a loss: 22 % less time, the same
     // verdicts; docs/proofs.md.)
-    let lost = if LAST_LOST.get() {
-        plain()
+    let lost = if memory.last_lost {
+        plain(memory)
     } else {
-        quick_then_plain()
+        quick_then_plain(memory)
     };
-    LAST_LOST.set(lost.is_some());
-    lost.map(|search| NoRoom {
+    memory.last_lost = lost.is_some();
+    lost.map(|(most_turned_up, a_pile_empties)| NoRoom {
         face_down: piles.down.iter().sum(),
-        most_turned_up: search.most_turned_up,
-        a_pile_empties: search.a_pile_empties,
+        most_turned_up,
+        a_pile_empties,
     })
 }
 
@@ -213,13 +221,6 @@ impl Piles<'_> {
     #[inline]
     fn top(&self, pile: usize, len: usize) -> Option<Card> {
         (len > 0).then(|| Card::from_index(self.cards[self.start[pile] + len - 1]))
-    }
-
-    /// The rank of [`Piles::top`] (read from a table: the test asks it
-    /// of every pile at every state).
-    #[inline]
-    fn top_rank(&self, pile: usize, len: usize) -> Option<usize> {
-        (len > 0).then(|| RANK_OF[self.cards[self.start[pile] + len - 1] as usize] as usize)
     }
 
     /// Face-down cards of `pile` turned up once its prefix is `len` cards.
@@ -256,6 +257,10 @@ struct State {
     short: i16,
     /// Cards still in a prefix, per rank.
     left: [i16; 15],
+    /// Face-down cards turned up: of every pile, [`Piles::turned_up`].
+    turned_up: i16,
+    /// Cards not removed, in prefixes or moved.
+    cards: i16,
 }
 
 impl State {
@@ -274,15 +279,20 @@ impl State {
     }
 
     /// Adds `dm` moved cards and `dn` prefix tops of rank `rank`, keeping
-    /// `short`: they change the places of ranks `rank` and `rank - 1`.
+    /// `short`: they change the places of ranks `rank` (by `-dm`) and
+    /// `rank - 1` (by `dm + dn`).
     #[inline]
     fn bump(&mut self, rank: usize, dm: i16, dn: i16) {
-        let (low, high) = (rank.max(2) - 1, rank.min(13));
-        let before: i16 = (low..=high).map(|r| self.short_at(r)).sum();
+        let short = |slack: i16| (-slack).max(0);
+        let high = self.slack(rank);
+        let mut change = short(high - dm) - short(high);
+        if rank >= 2 {
+            let low = self.slack(rank - 1);
+            change += short(low + dm + dn) - short(low);
+        }
         self.m[rank] += dm;
         self.n[rank] += dn;
-        let after: i16 = (low..=high).map(|r| self.short_at(r)).sum();
-        self.short += after - before;
+        self.short += change;
     }
 
     /// [`State::spare`] once `card`, a prefix's top card lying on the
@@ -323,6 +333,7 @@ impl State {
         let len = self.prefix[pile] as usize;
         let card = piles.top(pile, len).expect("a card to leave");
         self.prefix[pile] -= 1;
+        self.turned_up += piles.turned_up(pile, len - 1) as i16 - piles.turned_up(pile, len) as i16;
         self.moved[card.index() as usize] += 1;
         self.moved_hash = self
             .moved_hash
@@ -338,19 +349,17 @@ impl State {
     /// Makes the leaves that need no choice (see the module's argument)
     /// until there are none: a card on a card one rank higher, the last
     /// card of a prefix, and a card of a rank with places to spare.
-    fn settle(&mut self, piles: &Piles) {
+    fn settle(&mut self, piles: &Piles, prefixes: &Prefixes) {
         loop {
             let mut changed = false;
             for pile in 0..PILES {
-                while let Some(rank) = piles.top_rank(pile, self.prefix[pile] as usize) {
-                    let free = match piles.top_rank(pile, self.prefix[pile] as usize - 1) {
-                        None => true,
-                        Some(below) => {
-                            below == rank + 1
-                                || (rank < 13 && self.slack(rank) > self.left[rank] - 1)
-                        }
-                    };
-                    if !free {
+                loop {
+                    let top = prefixes.top[piles.start[pile] + pile + self.prefix[pile] as usize];
+                    let rank = (top & !FREE) as usize;
+                    // No prefix left, or a top card that must wait for room.
+                    if rank == 0
+                        || (top & FREE == 0 && !(rank < 13 && self.slack(rank) >= self.left[rank]))
+                    {
                         break;
                     }
                     self.leave(piles, pile);
@@ -387,15 +396,30 @@ impl State {
             self.bump(KING as usize, -1, 0);
         }
         self.removed[suit] += 1;
+        self.cards -= 13;
     }
 
-    fn key(&self) -> [u8; PILES + 4] {
-        let mut key = [0; PILES + 4];
+    /// The state exactly: its prefixes' lengths and the runs removed, in
+    /// the low 14 bytes.
+    fn key(&self) -> u128 {
+        let mut key = [0; 16];
         key[..PILES].copy_from_slice(&self.prefix);
-        key[PILES..].copy_from_slice(&self.removed);
-        key
+        key[PILES..PILES + 4].copy_from_slice(&self.removed);
+        u128::from_le_bytes(key)
     }
 }
+
+/// For each pile and prefix length `k`, at `start + pile + k`: a hash of
+/// the prefix's cards, and the rank of its top card (0 for no card), with
+/// [`FREE`] when that card leaves whatever the counts.
+struct Prefixes {
+    hash: [u128; DECK_CARDS + PILES],
+    top: [u8; DECK_CARDS + PILES],
+}
+
+/// In [`Prefixes::top`]: the card lies on a card one rank higher, or is
+/// the prefix's last.
+const FREE: u8 = 0x80;
 
 /// The rank of each card index.
 const RANK_OF: [u8; 52] = {
@@ -435,18 +459,68 @@ const fn mix128(x: u128) -> u128 {
     ((b as u128) << 64) | a as u128
 }
 
-/// How many relaxed states each thread remembers before it starts again.
+/// How many relaxed states of each kind (won, lost) a thread remembers
+/// before it starts again.
 const KNOWN_KEPT: usize = 1 << 20;
 
+/// What a thread keeps from one test to the next, and the set of states
+/// one search has visited (kept only for its capacity: a test visits about
+/// 150 states, and a set grown afresh for each took a tenth of its time).
+#[derive(Default)]
+struct Memory {
+    /// Relaxed states from which the search found a relaxed line that
+    /// removes every card (or empties [`EMPTIED_ENOUGH`] piles), by a
+    /// 128-bit hash ([`Search::hash`]).
+    won: FoldSet<u128>,
+    /// Relaxed states all of whose lines the search searched without
+    /// finding one, by the same hash folded to 64 bits: only the quick
+    /// search reads them, and a loss it finds with one is confirmed by the
+    /// plain search (see below), so a hash shared by two states costs at
+    /// most a confirmation.
+    lost: FoldSet<u64>,
+    /// Whether this thread's last test proved its position lost: it then
+    /// starts the next with the plain search (see [`no_room`]).
+    last_lost: bool,
+    /// The states the running search has visited.
+    seen: FoldSet<u128>,
+}
+
+/// A set of 64- or 128-bit keys, hashed by one folded multiply: the test
+/// makes three set operations a state, and its keys are already strong
+/// hashes or short ([`State::key`]).
+type FoldSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<FoldHasher>>;
+
+#[derive(Default)]
+struct FoldHasher(u64);
+
+impl std::hash::Hasher for FoldHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(self.0.rotate_left(8) ^ u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.write_u128(u128::from(key));
+    }
+
+    fn write_u128(&mut self, key: u128) {
+        let product = u128::from(key as u64 ^ 0x243f_6a88_85a3_08d3)
+            .wrapping_mul(u128::from((key >> 64) as u64 ^ 0x1319_8a2e_0370_7344));
+        self.0 = product as u64 ^ (product >> 64) as u64;
+    }
+}
+
 thread_local! {
-    /// Relaxed states already decided, by a 128-bit hash: `true` when the
-    /// search found a relaxed line from it that removes every card (or
-    /// empties [`EMPTIED_ENOUGH`] piles), `false` when it searched all of
-    /// the state's lines and found none. They are kept from one test to
-    /// the next: the positions the exhaustive search tests one after the
-    /// other mostly differ by one move, and a position's relaxed game
-    /// starts in a state of its parent's, so a test often meets states an
-    /// earlier one decided.
+    /// Relaxed states already decided, kept from one test to the next:
+    /// the positions the exhaustive search tests one after the other
+    /// mostly differ by one move, and a position's relaxed game starts in
+    /// a state of its parent's, so a test often meets states an earlier
+    /// one decided.
     ///
     /// The verdict of a test never depends on them, only its speed. Take
     /// the search that remembers nothing: with remembered states, a search
@@ -460,57 +534,77 @@ thread_local! {
     /// first after a loss, or to confirm one), and the verdicts, and with
     /// them the counts of an exhaustive search, are the same whatever ran
     /// before on the thread: on one thread or many, resumed or not. A
-    /// hash shared by two states (odds of those of the exhaustive search's
-    /// own 128-bit keys, docs/analyze.md) could only make the search that
-    /// trusts remembered losses prove less, and the one that says "lost"
-    /// trusts none.
-    static KNOWN: std::cell::RefCell<ahash::AHashMap<u128, bool>> =
-        std::cell::RefCell::new(ahash::AHashMap::new());
-}
-
-thread_local! {
-    /// Whether this thread's last test proved its position lost: it then
-    /// starts the next with the plain search (see [`no_room`]).
-    static LAST_LOST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// hash shared by two states (for the remembered wins, odds of those
+    /// of the exhaustive search's own 128-bit keys, docs/analyze.md) could
+    /// only make a search prove less, and the one that says "lost" trusts
+    /// no remembered loss.
+    static MEMORY: std::cell::RefCell<Memory> = std::cell::RefCell::new(Memory::default());
 }
 
 /// Forgets the states this thread remembers (for tests).
 #[cfg(test)]
 pub fn forget() {
-    KNOWN.with_borrow_mut(|known| known.clear());
-    LAST_LOST.set(false);
+    MEMORY.with_borrow_mut(|memory| *memory = Memory::default());
 }
 
 /// The depth-first search of the relaxed game.
 struct Search<'a> {
+    /// What the thread remembers, and the states visited.
+    memory: &'a mut Memory,
     /// Whether remembered losses end the search of a state.
     trust_lost: bool,
     /// Whether one did.
     used_lost: bool,
-    /// For each pile and prefix length, a hash of the prefix's cards (at
-    /// the pile's start, plus the pile, plus the length).
-    prefix_hash: &'a [u128],
+    prefixes: &'a Prefixes,
     budget: u32,
-    seen: ahash::AHashSet<[u8; PILES + 4]>,
     most_turned_up: usize,
     a_pile_empties: bool,
     empty_at_start: i16,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    fn new(
+        trust_lost: bool,
+        prefixes: &'a Prefixes,
+        memory: &'a mut Memory,
+        empty_at_start: i16,
+    ) -> Self {
+        memory.seen.clear();
+        Search {
+            memory,
+            trust_lost,
+            used_lost: false,
+            prefixes,
+            budget: BUDGET,
+            most_turned_up: 0,
+            a_pile_empties: false,
+            empty_at_start,
+        }
+    }
+
     /// Whether some relaxed line from `state` removes every card.
     fn wins(&mut self, piles: &Piles, mut state: State) -> bool {
         if self.budget == 0 {
             return false;
         }
         self.budget -= 1;
-        state.settle(piles);
-        let turned_up: usize = (0..PILES)
-            .map(|pile| piles.turned_up(pile, state.prefix[pile] as usize))
-            .sum();
-        self.most_turned_up = self.most_turned_up.max(turned_up);
+        state.settle(piles, self.prefixes);
+        // A state this search has visited was searched in full without a
+        // relaxed win (a win ends the search), and what it turns up was
+        // counted then.
+        let key = state.key();
+        if self.memory.seen.contains(&key) {
+            return false;
+        }
+        debug_assert_eq!(
+            state.turned_up as usize,
+            (0..PILES)
+                .map(|pile| piles.turned_up(pile, state.prefix[pile] as usize))
+                .sum::<usize>()
+        );
+        self.most_turned_up = self.most_turned_up.max(state.turned_up as usize);
         self.a_pile_empties |= state.empty > self.empty_at_start;
-        if state.prefix.iter().all(|&p| p == 0) && state.m.iter().all(|&m| m == 0) {
+        if state.cards == 0 {
             return true;
         }
         // Giving up here is sound (it only proves less), and two piles
@@ -521,26 +615,27 @@ impl Search<'_> {
             return true;
         }
         let hash = self.hash(piles, &state);
-        match KNOWN.with_borrow(|known| known.get(&hash).copied()) {
-            Some(true) => return true,
-            Some(false) if self.trust_lost => {
-                self.used_lost = true;
-                return false;
-            }
-            _ => {}
+        let folded = (hash >> 64) as u64 ^ hash as u64;
+        if self.memory.won.contains(&hash) {
+            return true;
         }
-        if !self.seen.insert(state.key()) {
+        if self.trust_lost && self.memory.lost.contains(&folded) {
+            self.used_lost = true;
             return false;
         }
+        self.memory.seen.insert(key);
         let won = self.expand(piles, &state);
         // A search that ran out of budget proved nothing of this state.
-        if won || self.budget > 0 {
-            KNOWN.with_borrow_mut(|known| {
-                if known.len() >= KNOWN_KEPT {
-                    known.clear();
-                }
-                known.insert(hash, won);
-            });
+        if won {
+            if self.memory.won.len() >= KNOWN_KEPT {
+                self.memory.won.clear();
+            }
+            self.memory.won.insert(hash);
+        } else if self.budget > 0 {
+            if self.memory.lost.len() >= KNOWN_KEPT {
+                self.memory.lost.clear();
+            }
+            self.memory.lost.insert(folded);
         }
         won
     }
@@ -555,7 +650,7 @@ impl Search<'_> {
         let mut hash = mix128(self.empty_at_start as u128);
         for pile in 0..PILES {
             hash = hash.wrapping_add(
-                self.prefix_hash[piles.start[pile] + pile + state.prefix[pile] as usize],
+                self.prefixes.hash[piles.start[pile] + pile + state.prefix[pile] as usize],
             );
         }
         hash.wrapping_add(state.moved_hash)
