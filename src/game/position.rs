@@ -254,6 +254,32 @@ impl Position {
         face(self.cards[self.start_of(pile) + n - 1 - depth])
     }
 
+    /// Where each pile's face-up cards start among the position's face-up
+    /// cards (pile `p`'s are at `starts[p]..starts[p + 1]`), for reading
+    /// many piles' cards at once.
+    pub fn starts(&self) -> [u8; PILES + 1] {
+        let mut starts = [0u8; PILES + 1];
+        for pile in 0..PILES {
+            starts[pile + 1] = starts[pile] + self.up[pile];
+        }
+        starts
+    }
+
+    /// [`Position::card_from_top`], with the piles' starts
+    /// ([`Position::starts`]) already computed.
+    #[inline]
+    pub fn card_from_top_at(
+        &self,
+        starts: &[u8; PILES + 1],
+        pile: usize,
+        depth: usize,
+    ) -> Option<Card> {
+        if depth >= self.up[pile] as usize {
+            return None;
+        }
+        face(self.cards[starts[pile + 1] as usize - 1 - depth])
+    }
+
     /// Pairs of known face-up cards one on the other on `pile` (0-based):
     /// how many continue a same-suit run, and how many are not even one
     /// rank below the card they lie on. For the solver's score.

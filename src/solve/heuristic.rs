@@ -94,23 +94,34 @@ pub fn score_after_deal(game: &Game, position: &Position, score: i32) -> Option<
 /// no suit). `runs` are the run lengths of the piles
 /// ([`Position::run_lengths`]), computed once per position.
 pub fn promising(position: &Position, runs: &[u8; PILES], mv: Move) -> bool {
+    promising_at(position, &position.starts(), runs, mv)
+}
+
+/// [`promising`], with where each pile's face-up cards start in the
+/// position ([`Position::starts`]) computed once for all its moves.
+#[inline]
+pub fn promising_at(
+    position: &Position,
+    starts: &[u8; PILES + 1],
+    runs: &[u8; PILES],
+    mv: Move,
+) -> bool {
     let Move::Shift { from, to, count } = mv else {
         return true;
     };
     let (from, to, count) = (from as usize, to as usize, count as usize);
     let run = runs[from] as usize;
-    let Some(deepest) = position.card_from_top(from, count - 1) else {
+    let card = |pile: usize, depth: usize| position.card_from_top_at(starts, pile, depth);
+    let Some(deepest) = card(from, count - 1) else {
         return false;
     };
     let uncovers = count == position.face_up_count(from);
-    match position.card_from_top(to, 0) {
+    match card(to, 0) {
         None => count == run && !(uncovers && position.face_down_count(from) == 0),
         Some(target) if target.suit() == deepest.suit() => true,
         Some(_) if count < run => false,
         Some(_) if uncovers => true,
-        Some(_) => position
-            .card_from_top(from, count)
-            .is_none_or(|below| below.rank() != deepest.rank() + 1),
+        Some(_) => card(from, count).is_none_or(|below| below.rank() != deepest.rank() + 1),
     }
 }
 

@@ -55,7 +55,9 @@ use crate::game::{Game, Move, Position};
 use super::exhaustive::ExhaustiveProblem;
 use super::stage::LayerKey;
 
-use super::heuristic::{child_score, pile_score, promising, score, score_after_deal};
+#[cfg(doc)]
+use super::heuristic::promising;
+use super::heuristic::{child_score, pile_score, promising_at, score, score_after_deal};
 use super::{Limits, Progress, ProofProgress, StopReason};
 
 /// How a pass explores each stage.
@@ -833,6 +835,7 @@ impl<'a> Search<'a> {
             let back = self.move_back(&nodes, index);
             let parent_rank = parent_score - pass.move_cost() * (depth as i32 - 1);
             let mut skipped_here = false;
+            let starts = position.starts();
             for &mv in &moves {
                 let Move::Shift { from, to, count } = mv else {
                     continue;
@@ -840,7 +843,7 @@ impl<'a> Search<'a> {
                 if Some(mv) == back {
                     continue;
                 }
-                if (which == Moves::Promising) != promising(&position, &runs, mv) {
+                if (which == Moves::Promising) != promising_at(&position, &starts, &runs, mv) {
                     if thorough && which == Moves::Promising && !skipped_here {
                         skipped_here = true;
                         skipped.push((parent_rank, index as u32));
@@ -1251,7 +1254,7 @@ mod tests {
             moves.clear();
             let runs = game.moves(&position, &mut moves);
             for &mv in &moves {
-                if mv != Move::Deal && !promising(&position, &runs, mv) {
+                if mv != Move::Deal && !promising_at(&position, &position.starts(), &runs, mv) {
                     continue;
                 }
                 let next = game.apply(&position, mv).position;
