@@ -402,9 +402,21 @@ proptest! {
         let mut moves = Vec::new();
         for choice in choices {
             moves.clear();
-            game.moves(&position, &mut moves);
+            let runs = game.moves(&position, &mut moves);
             if moves.is_empty() {
                 break;
+            }
+            // The run lengths `moves` reads on its way are the piles' own,
+            // and the cards read through the piles' starts are theirs.
+            let starts = position.starts();
+            for pile in 0..10 {
+                prop_assert_eq!(runs[pile] as usize, position.run_length(pile));
+                for depth in 0..=position.face_up_count(pile) {
+                    prop_assert_eq!(
+                        position.card_from_top_at(&starts, pile, depth),
+                        position.card_from_top(pile, depth)
+                    );
+                }
             }
             // `moves` offers exactly the shifts `check` accepts, in order.
             let mut accepted: Vec<Move> = (0..10u8)
