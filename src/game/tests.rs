@@ -409,8 +409,8 @@ proptest! {
             // The run lengths `moves` reads on its way are the piles' own,
             // and the cards read through the piles' starts are theirs.
             let starts = position.starts();
-            for pile in 0..10 {
-                prop_assert_eq!(runs[pile] as usize, position.run_length(pile));
+            for (pile, &run) in runs.iter().enumerate() {
+                prop_assert_eq!(run as usize, position.run_length(pile));
                 for depth in 0..=position.face_up_count(pile) {
                     prop_assert_eq!(
                         position.card_from_top_at(&starts, pile, depth),
