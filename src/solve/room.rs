@@ -295,12 +295,12 @@ impl State {
         self.short += change;
     }
 
-    /// [`State::spare`] once `card`, a prefix's top card lying on the
-    /// prefix's card `below`, has left: what [`State::leave`] then
-    /// [`State::spare`] give, without copying the state.
+    /// [`State::spare`] once a prefix's top card, of rank `rank` and lying
+    /// on the prefix's card of rank `below`, has left: what
+    /// [`State::leave`] then [`State::spare`] give, without copying the
+    /// state.
     #[inline]
-    fn spare_after_leave(&self, card: Card, below: Card) -> i16 {
-        let (rank, below) = (card.rank() as usize, below.rank() as usize);
+    fn spare_after_leave(&self, rank: usize, below: usize) -> i16 {
         // The leave's changes to the counts, as `State::leave` makes them.
         let dm = |r: usize| i16::from(r == rank);
         let dn = |r: usize| i16::from(r == below) - i16::from(r == rank);
@@ -695,10 +695,12 @@ impl<'a> Search<'a> {
             if len < 2 {
                 continue;
             }
-            let (Some(card), Some(below)) = (piles.top(pile, len), piles.top(pile, len - 1)) else {
-                continue;
-            };
-            let spare = state.spare_after_leave(card, below);
+            let at = piles.start[pile] + pile + len;
+            let (rank, below) = (
+                (self.prefixes.top[at] & !FREE) as usize,
+                (self.prefixes.top[at - 1] & !FREE) as usize,
+            );
+            let spare = state.spare_after_leave(rank, below);
             debug_assert_eq!(spare, {
                 let mut next = state;
                 next.leave(piles, pile);
@@ -707,15 +709,14 @@ impl<'a> Search<'a> {
             if spare < 0 {
                 continue;
             }
-            let opened = below.rank() as usize - 1;
+            let opened = below - 1;
             let opens_short = opened > 0 && state.left[opened] > state.slack(opened);
             // A king first (it goes to a pile with no prefix, and frees
             // what lies under it), then the fewest places short.
-            let taken = card.rank() as usize;
-            let short = if taken == KING as usize {
+            let short = if rank == KING as usize {
                 i16::MIN
             } else {
-                state.left[taken] - state.slack(taken)
+                state.left[rank] - state.slack(rank)
             };
             options[count] = (-spare, !opens_short as i16, short, len, pile);
             count += 1;
