@@ -170,8 +170,7 @@ pub fn no_room(piles: &Piles) -> Option<NoRoom> {
     MEMORY.with_borrow_mut(|memory| decide(piles, state, &prefixes, memory))
 }
 
-/// [`no_room`] from the settled counts of the start, with this thread's
-/// [`Memory`].
+/// [`no_room`] from the start's state, with this thread's [`Memory`].
 fn decide(piles: &Piles, state: State, prefixes: &Prefixes, memory: &mut Memory) -> Option<NoRoom> {
     let empty_at_start = state.empty;
     // The search that trusts no remembered loss decides (see `MEMORY`).
@@ -465,7 +464,7 @@ const KNOWN_KEPT: usize = 1 << 20;
 
 /// What a thread keeps from one test to the next, and the set of states
 /// one search has visited (kept only for its capacity: a test visits about
-/// 150 states, and a set grown afresh for each took a tenth of its time).
+/// 150 states, and a set made afresh would grow several times in each).
 #[derive(Default)]
 struct Memory {
     /// Relaxed states from which the search found a relaxed line that
