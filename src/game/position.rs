@@ -675,16 +675,17 @@ impl Game {
     /// lengths ([`Position::run_lengths`]), which it needs anyway, for callers
     /// that weigh the moves.
     pub fn moves(&self, position: &Position, out: &mut Vec<Move>) -> [u8; PILES] {
+        let runs = position.run_lengths();
+        if position.is_won() || (self.unknown_cards && position.is_reveal()) {
+            return runs;
+        }
         // `takes[r]`: the piles (bit `to`) whose top card takes a card of
         // rank r (its own rank is r + 1); `empty`: the empty piles, which
-        // take any card; `runs`: [`Position::run_lengths`], read in the
-        // same pass over the piles.
+        // take any card.
         // (A card's index modulo 13 is its rank less one.)
         let mut takes = [0u16; 14];
         let mut empty = 0u16;
         let mut starts = [0usize; PILES + 1];
-        let mut runs = [0u8; PILES];
-        let cards = &position.cards;
         for pile in 0..PILES {
             let (start, end) = (starts[pile], starts[pile] + position.up[pile] as usize);
             starts[pile + 1] = end;
@@ -692,22 +693,9 @@ impl Game {
                 if position.down[pile] == 0 {
                     empty |= 1 << pile;
                 }
-            } else if cards[end - 1] != UNKNOWN_FACE {
-                takes[(cards[end - 1] % 13) as usize] |= 1 << pile;
-                let mut top = end - 1;
-                while top > start
-                    && cards[top - 1] != UNKNOWN_FACE
-                    && cards[top] + 1 == cards[top - 1]
-                    && cards[top] % 13 != 12
-                {
-                    top -= 1;
-                }
-                runs[pile] = (end - top) as u8;
+            } else if position.cards[end - 1] != UNKNOWN_FACE {
+                takes[(position.cards[end - 1] % 13) as usize] |= 1 << pile;
             }
-        }
-        debug_assert_eq!(runs, position.run_lengths());
-        if position.is_won() || (self.unknown_cards && position.is_reveal()) {
-            return runs;
         }
         let any_empty = empty != 0;
         for from in 0..PILES {

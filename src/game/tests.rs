@@ -406,8 +406,8 @@ proptest! {
             if moves.is_empty() {
                 break;
             }
-            // The run lengths `moves` reads on its way are the piles' own,
-            // and the cards read through the piles' starts are theirs.
+            // The run lengths `moves` gives are the piles' own, and the
+            // cards read through the piles' starts are theirs.
             let starts = position.starts();
             for (pile, &run) in runs.iter().enumerate() {
                 prop_assert_eq!(run as usize, position.run_length(pile));
