@@ -43,7 +43,6 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::io::{BufReader, BufWriter, Read, Write};
-use std::mem::size_of;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -52,6 +51,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+pub use super::fptable::FpTable;
 use super::{End, Limits, NodeKind, Problem, Stop, StopReason};
 
 /// Fingerprint shards: successors are partitioned by the top 8 bits of
@@ -691,7 +691,7 @@ where
                     if table_bytes > stats.peak_table_bytes {
                         stats.peak_table_bytes = table_bytes;
                         stats.peak_table_positions =
-                            tables.iter().map(|t| t.len).sum::<usize>() as u64;
+                            tables.iter().map(|t| t.len()).sum::<usize>() as u64;
                     }
                     stats.peak_memory_bytes = stats.peak_memory_bytes.max(memory);
                     let snapshot = |stats: &LayeredStats, here: &LayerStats| {
@@ -1482,135 +1482,6 @@ impl Bucket {
     }
 }
 
-/// A set of 128-bit fingerprints: open addressing over cache lines of four
-/// 16-byte slots (0 marks an empty slot; the fingerprint 0 is stored as 1).
-/// A fingerprint's home line comes from its bits 56..120 scaled to the
-/// number of lines (which need not be a power of two); a probe scans that
-/// line, then the next ones, until it meets the fingerprint or an empty
-/// slot. Lines of four keep the probes short even when the table is 95 %
-/// full; it then grows by 18 %, so it holds 16 / 0.95 to 16 × 1.18 / 0.95
-/// bytes per fingerprint: 16.8 to 19.9, never more than 20 once it holds
-/// a few hundred (a test checks it after every insert). Measured against
-/// 90 % full and grown by a fifth (17.8 to 21.3 bytes): no slower
-/// (`graph deals/unwon-2017.yaml --stage 1 --count -j 1`, three runs each
-/// in turn, median 17.0 CPU seconds now against 17.3 before; the first
-/// 4.1 M positions of `r1-g5010`'s proof, 19.3 s against 20.1 s). Grown by an
-/// eighth instead (at 90 %), it cost 7 %: eight re-insertions of
-/// everything where this needs five and a half.
-#[derive(Default)]
-pub struct FpTable {
-    lines: Vec<Line>,
-    len: usize,
-}
-
-/// Four slots in one cache line.
-#[derive(Clone, Copy, Default)]
-#[repr(C, align(64))]
-struct Line([u128; 4]);
-
-impl FpTable {
-    const MAX_LOAD: f64 = 0.95;
-    const GROWTH: f64 = 1.18;
-    const MIN_LINES: usize = 1;
-
-    /// Fingerprints held.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether the table is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Bytes held.
-    pub fn bytes(&self) -> u64 {
-        (self.lines.capacity() * size_of::<Line>()) as u64
-    }
-
-    #[inline]
-    fn home(&self, fp: u128) -> usize {
-        (((fp >> 56) as u64 as u128 * self.lines.len() as u128) >> 64) as usize
-    }
-
-    /// Asks the processor to fetch `fp`'s home line into the cache.
-    #[inline]
-    pub fn prefetch(&self, fp: u128) {
-        #[cfg(target_arch = "x86_64")]
-        if !self.lines.is_empty() {
-            let line = &self.lines[self.home(fp.max(1))] as *const Line as *const i8;
-            // SAFETY: a prefetch is only a hint; the address is in bounds.
-            unsafe { std::arch::x86_64::_mm_prefetch(line, std::arch::x86_64::_MM_HINT_T0) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = fp;
-    }
-
-    /// Whether `fp` is in the table.
-    #[inline]
-    pub fn contains(&self, fp: u128) -> bool {
-        if self.lines.is_empty() {
-            return false;
-        }
-        let fp = fp.max(1);
-        let mut i = self.home(fp);
-        loop {
-            for &slot in &self.lines[i].0 {
-                if slot == fp {
-                    return true;
-                }
-                if slot == 0 {
-                    return false;
-                }
-            }
-            i += 1;
-            if i == self.lines.len() {
-                i = 0;
-            }
-        }
-    }
-
-    /// Inserts `fp`; `false` if it was already there.
-    pub fn insert(&mut self, fp: u128) -> bool {
-        if self.len + 1 > (self.lines.len() as f64 * 4.0 * Self::MAX_LOAD) as usize {
-            self.grow();
-        }
-        let fp = fp.max(1);
-        let mut i = self.home(fp);
-        loop {
-            for slot in &mut self.lines[i].0 {
-                if *slot == fp {
-                    return false;
-                }
-                if *slot == 0 {
-                    *slot = fp;
-                    self.len += 1;
-                    return true;
-                }
-            }
-            i += 1;
-            if i == self.lines.len() {
-                i = 0;
-            }
-        }
-    }
-
-    fn grow(&mut self) {
-        let lines = ((self.lines.len() as f64 * Self::GROWTH) as usize)
-            .max(self.lines.len() + 1)
-            .max(Self::MIN_LINES);
-        let old = std::mem::replace(&mut self.lines, vec![Line::default(); lines]);
-        self.len = 0;
-        for line in old {
-            for fp in line.0 {
-                if fp != 0 {
-                    self.insert(fp);
-                }
-            }
-        }
-    }
-}
-
 // ---------------------------------------------------------------------------
 // Checkpoint files.
 
@@ -1814,34 +1685,6 @@ pub fn read_spill_part(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_table_keeps_every_fingerprint_once() {
-        let mut table = FpTable::default();
-        let mut reference = std::collections::HashSet::new();
-        let mut x: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
-        for i in 0..200_000u32 {
-            // A few repeats, a few tiny and huge values.
-            x = x
-                .wrapping_mul(0x2545_f491_4f6c_dd1d_0000_0000_0000_0001)
-                .wrapping_add(1442695040888963407);
-            let fp = match i % 1000 {
-                0 => (i / 1000 % 150) as u128,
-                1 => u128::MAX - (i / 1000 % 100) as u128,
-                _ => x,
-            };
-            assert_eq!(table.insert(fp), reference.insert(fp.max(1)), "{i}");
-            if table.len() >= 500 {
-                let per = table.bytes() as f64 / table.len() as f64;
-                assert!(per <= 20.0, "{per} bytes a fingerprint at {}", table.len());
-            }
-        }
-        assert_eq!(table.len(), reference.len());
-        for &fp in &reference {
-            assert!(table.contains(fp));
-        }
-        assert!(!table.contains(12345678901234567890123));
-    }
 
     /// Records of every length up to past [`RECORD_ROOM`], empty ones
     /// among them, come back as written across many chunks, by index and

@@ -74,6 +74,7 @@
 //! for a reveal, and `Search::new(&problem).order(Order::DepthFirst).run()`
 //! returns the verdict's [`End`] and the winning line.
 
+pub mod fptable;
 mod graph;
 pub mod layered;
 pub mod memory;

@@ -40,14 +40,14 @@
 //! are leaves: nothing is known beyond them, and the verdict says so.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BinaryHeap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use std::ops::ControlFlow;
 
 use crate::deal::{PILES, Place};
+use crate::explore::fptable::KeySet;
 use crate::explore::layered::Layered;
 use crate::explore::{End, StopReason as EngineStop};
 use crate::game::{Game, Move, Position};
@@ -164,17 +164,13 @@ const LOOKAHEAD_POOL: usize = 5;
 
 /// Memory a stored stage position costs, for the memory estimate.
 const NODE_BYTES: u64 = std::mem::size_of::<Node>() as u64;
-/// Memory a visited-set entry costs at the worst load factor (8 bytes of
-/// key and one control byte, at 7/8 load, doubled while growing).
-const VISITED_BYTES: u64 = 21;
-
 pub(super) struct Search<'a> {
     game: &'a Game,
     limits: &'a Limits,
     cancel: &'a AtomicBool,
     progress: &'a dyn Fn(&Progress),
     started: Instant,
-    visited: HashSet<u64, BuildHasherDefault<FingerprintHasher>>,
+    visited: KeySet,
     /// Stage positions held by the stages on the current line.
     nodes_alive: u64,
     /// Distinct positions examined, over all passes.
@@ -231,7 +227,7 @@ impl<'a> Search<'a> {
             cancel,
             progress,
             started: Instant::now(),
-            visited: HashSet::default(),
+            visited: KeySet::default(),
             nodes_alive: 0,
             positions: 0,
             next_report: 1 << 16,
@@ -265,7 +261,7 @@ impl<'a> Search<'a> {
         // A fresh set, not a cleared one: a cleared set keeps its capacity,
         // and after a large pass its few entries would spread over a table
         // far bigger than the caches.
-        self.visited = HashSet::default();
+        self.visited = KeySet::default();
         self.capped = false;
         self.pass_first = self.positions;
         if pass == Pass::Exhaustive {
@@ -531,7 +527,7 @@ impl<'a> Search<'a> {
             // Positions of different stages differ (in rows dealt), so the
             // beam needs only this stage's positions in its visited set: a
             // fresh set per stage stays small, and faster to look up.
-            self.visited = HashSet::default();
+            self.visited = KeySet::default();
             for (entry, _) in &entries {
                 self.visited.insert(self.key(entry));
             }
@@ -659,7 +655,7 @@ impl<'a> Search<'a> {
         let cut = self.cut;
         let mut valued = Vec::with_capacity(dealt.len());
         for (order, (position, line)) in dealt.into_iter().enumerate() {
-            self.visited = HashSet::default();
+            self.visited = KeySet::default();
             self.visited.insert(self.key(&position));
             let nodes = match self.explore_stage(position.clone(), probe, line.len())? {
                 Explored::Won(nodes) => {
@@ -797,6 +793,7 @@ impl<'a> Search<'a> {
         }];
         self.nodes_alive += 1;
         let mut moves = Vec::new();
+        let mut candidates: Vec<(Move, u64)> = Vec::new();
         let mut frontier = BinaryHeap::new();
         let mut expansions = 0;
         frontier.push((entry_score, std::cmp::Reverse(0u32), Moves::Promising));
@@ -836,6 +833,11 @@ impl<'a> Search<'a> {
             let parent_rank = parent_score - pass.move_cost() * (depth as i32 - 1);
             let mut skipped_here = false;
             let starts = position.starts();
+            // First the moves this pass plays and their successors' keys,
+            // each key's place in the visited set fetched ahead: looking a
+            // key up is a cache miss once the stage is large, and the
+            // misses of one position's moves then overlap.
+            candidates.clear();
             for &mv in &moves {
                 let Move::Shift { from, to, count } = mv else {
                     continue;
@@ -860,7 +862,14 @@ impl<'a> Search<'a> {
                         count as usize,
                     )
                     .key64();
-                if self.visited.contains(&key) {
+                self.visited.prefetch(key);
+                candidates.push((mv, key));
+            }
+            for &(mv, key) in &candidates {
+                let Move::Shift { from, to, .. } = mv else {
+                    unreachable!("only shifts are candidates");
+                };
+                if self.visited.contains(key) {
                     continue;
                 }
                 let step = self.game.apply(&position, mv);
@@ -1006,34 +1015,12 @@ impl<'a> Search<'a> {
     /// Bytes the search holds: the visited set and the stage positions on
     /// the current line.
     pub fn memory_estimate(&self) -> u64 {
-        self.visited.capacity() as u64 * VISITED_BYTES / 2 + self.nodes_alive * NODE_BYTES
+        self.visited.bytes() + self.nodes_alive * NODE_BYTES
     }
 
     fn stop(&mut self, reason: StopReason) -> Result<(), Stopped> {
         self.stopped = Some(reason);
         Err(Stopped)
-    }
-}
-
-/// The visited set's hasher. Its keys are fingerprints, already the output
-/// of a good hash, so hashing them again would only cost time: the key is
-/// the bucket hash.
-#[derive(Default)]
-struct FingerprintHasher(u64);
-
-impl Hasher for FingerprintHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = self.0.rotate_left(8) ^ byte as u64;
-        }
     }
 }
 
@@ -1174,6 +1161,7 @@ mod tests {
     use super::*;
     use crate::cards::SuitCount;
     use crate::deal::{Rules, numbered};
+    use std::collections::HashSet;
 
     /// The solver's note in a checkpoint reads back as it was written:
     /// the reveals with their line lengths and the fewest face-down cards
