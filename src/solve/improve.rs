@@ -167,7 +167,7 @@ pub fn improve(game: &Game, line: &[Move], deadline: Instant, cancel: &AtomicBoo
             shorter_than: best.len(),
             bound_weight: BOUND_WEIGHT,
         };
-        if let Ok(found) = move_beam(game, game.start(), beam, deadline, cancel) {
+        if let Ok(found) = move_beam(game, game.start(), beam, deadline, cancel, &mut |_| true) {
             keep_if_shorter(game, &mut best, found);
         }
         width *= 2;
@@ -184,9 +184,47 @@ pub fn best_reached(game: &Game, width: usize, moves: usize, deadline: Instant) 
         shorter_than: moves,
         bound_weight: 0,
     };
-    match move_beam(game, game.start(), beam, deadline, &AtomicBool::new(false)) {
+    let cancel = AtomicBool::new(false);
+    match move_beam(game, game.start(), beam, deadline, &cancel, &mut |_| true) {
         Ok(line) | Err(line) => line,
     }
+}
+
+/// The longest line a move beam looking for a first win plays: wins take
+/// 100 to 300 moves; a beam that has not won by far more will not.
+const WIN_MOVES: usize = 2_000;
+
+/// How many times [`moves_needed`] counts beside the breaks in the rank of
+/// a move beam that looks for a first win. Measured on the 25 ladder
+/// positions undecided within 10 s (one core, widths doubling from 500,
+/// 10 s each): breaks alone won 4 of them, once the bound 6 (`r1-g5006`,
+/// never won before, at width 4,000 in 1.0 s; `r3-g5002`), twice the
+/// bound 4; on PySol 950 (20 s) breaks alone won nothing, once and twice
+/// the bound won at width 16,000 (10.3 and 13.2 s), and `r1-g5014` only
+/// once the bound did (width 32,000).
+const WIN_BOUND_WEIGHT: i32 = 1;
+
+/// A win found by a move beam of `width` positions per depth and stage
+/// from the start of `game`, ranked by breaks and [`moves_needed`] (see
+/// [`WIN_BOUND_WEIGHT`]), as the beam solvers of KDE's lineage rank
+/// them, or `None`. `count` is called with every
+/// position the beam keeps and stops it by returning `false`. Like the
+/// stage beams it plays only the moves [`promising`] favours, and deals:
+/// it can find a win, never prove there is none.
+pub(super) fn win_by_move_beam(
+    game: &Game,
+    width: usize,
+    cancel: &AtomicBool,
+    count: &mut dyn FnMut(&Position) -> bool,
+) -> Option<Vec<Move>> {
+    let beam = Beam {
+        width,
+        shorter_than: WIN_MOVES,
+        bound_weight: WIN_BOUND_WEIGHT,
+    };
+    // The caller's `count` checks the time limit.
+    let deadline = Instant::now() + std::time::Duration::from_secs(1 << 30);
+    move_beam(game, game.start(), beam, deadline, cancel, count).ok()
 }
 
 /// Replaces `best` by `found`, cut by [`shorten::shorten`], when that is
@@ -224,13 +262,15 @@ type Child = (u32, Move, u64);
 /// from `start`: a winning line shorter than `beam.shorter_than`, or else
 /// the line to the best position it kept (most runs removed, then fewest
 /// cards face down, then fewest breaks). It never plays a move that turns
-/// up an unknown card.
+/// up an unknown card. `count` is called with every position kept; when it
+/// returns `false` the beam stops there.
 fn move_beam(
     game: &Game,
     start: &Position,
     beam: Beam,
     deadline: Instant,
     cancel: &AtomicBool,
+    count: &mut dyn FnMut(&Position) -> bool,
 ) -> Result<Vec<Move>, Vec<Move>> {
     let kings = Kings::of(game);
     let rank = |position: &Position, piles: &[PileStat; PILES]| {
@@ -322,6 +362,9 @@ fn move_beam(
                 );
                 if goodness > best.0 {
                     best = (goodness, tree.len() - 1);
+                }
+                if !count(&child) {
+                    return Err(best_line(&tree, best));
                 }
                 kept.push((tree.len() as u32 - 1, child, piles));
             }

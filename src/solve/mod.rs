@@ -324,6 +324,12 @@ const fn thorough_beam(budget: usize, width: usize, move_cost: i32) -> (Pass, Op
 
 /// A beam that judges dealt positions by exploring each `lookahead`
 /// expansions (see `Pass::Beam`).
+/// A beam over single moves of `width` positions per depth and stage
+/// (see `Pass::MoveBeam`).
+const fn move_beam(width: usize) -> (Pass, Option<u64>) {
+    (Pass::MoveBeam { width }, None)
+}
+
 const fn looking_beam(budget: usize, width: usize, lookahead: usize) -> (Pass, Option<u64>) {
     (
         Pass::Beam {
@@ -427,7 +433,7 @@ const SHORT: i32 = 4;
 /// (see [`worth_running`]): after a beam that left nothing out, every
 /// probe and beam that is not thorough, and then the capped exhaustive
 /// passes, whose work the last one would repeat.
-const SCHEDULE: [(Pass, Option<u64>); 25] = [
+const SCHEDULE: [(Pass, Option<u64>); 32] = [
     probe(2_000, 2, SHORT, None),
     beam(2_000, 10, SHORT),
     beam(5_000, 50, SHORT),
@@ -438,6 +444,10 @@ const SCHEDULE: [(Pass, Option<u64>); 25] = [
     thorough_beam(5_000, 50, SHORT),
     thorough_beam(2_000, 10, 0),
     thorough_beam(5_000, 50, 0),
+    move_beam(500),
+    move_beam(1_000),
+    move_beam(2_000),
+    move_beam(4_000),
     looking_beam(1_000, 200, 300),
     probe(20_000, 3, 0, Some(1_000_000)),
     (Pass::Exhaustive, Some(EARLY_PROOF)),
@@ -446,9 +456,12 @@ const SCHEDULE: [(Pass, Option<u64>); 25] = [
     probe(20_000, 3, SHORT, Some(1_000_000)),
     looking_beam(1_000, 1_000, 200),
     beam(10_000, 100, 0),
+    move_beam(8_000),
+    move_beam(16_000),
     probe(10_000, 5, 0, Some(2_000_000)),
     beam(20_000, 1_000, 0),
     beam(20_000, 4_000, 0),
+    move_beam(32_000),
     (Pass::Exhaustive, Some(2_000_000)),
     probe(100_000, 3, 0, Some(4_000_000)),
     beam(50_000, 10_000, 0),

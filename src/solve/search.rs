@@ -91,6 +91,12 @@ pub(super) enum Pass {
         /// As for a probe.
         thorough: bool,
     },
+    /// A beam over single moves (see [`super::improve`]): `width`
+    /// positions kept per depth and stage, ranked by the breaks that keep
+    /// a position from being won, the way the beam solvers of KDE's lineage
+    /// rank them. It plays favoured moves and deals only, like a beam that
+    /// is not thorough, and proves nothing.
+    MoveBeam { width: usize },
     /// Every position of every stage.
     Exhaustive,
 }
@@ -102,6 +108,7 @@ impl Pass {
     pub fn goes_beyond_favoured(self) -> bool {
         match self {
             Pass::Probe { thorough, .. } | Pass::Beam { thorough, .. } => thorough,
+            Pass::MoveBeam { .. } => false,
             Pass::Exhaustive => true,
         }
     }
@@ -112,7 +119,7 @@ impl Pass {
     fn move_cost(self) -> i32 {
         match self {
             Pass::Probe { move_cost, .. } | Pass::Beam { move_cost, .. } => move_cost,
-            Pass::Exhaustive => 0,
+            Pass::MoveBeam { .. } | Pass::Exhaustive => 0,
         }
     }
 }
@@ -256,6 +263,7 @@ impl<'a> Search<'a> {
         self.pass_name = match pass {
             Pass::Probe { .. } => "probe",
             Pass::Beam { .. } => "beam",
+            Pass::MoveBeam { .. } => "move beam",
             Pass::Exhaustive => "exhaustive",
         };
         // A fresh set, not a cleared one: a cleared set keeps its capacity,
@@ -288,6 +296,7 @@ impl<'a> Search<'a> {
                 }
                 outcome
             }
+            Pass::MoveBeam { width } => self.move_beam(width),
             _ => self.solve_stage(start, pass, &mut Vec::new()),
         };
         self.peak_memory = self.peak_memory.max(self.memory_estimate());
@@ -496,6 +505,29 @@ impl<'a> Search<'a> {
                 });
                 Outcome::Stopped
             }
+        }
+    }
+
+    /// The move beam pass (see [`Pass::MoveBeam`]): every position it
+    /// keeps is counted, so the limits stop it as they stop the others.
+    fn move_beam(&mut self, width: usize) -> Outcome {
+        let (game, cancel) = (self.game, self.cancel);
+        let mut stopped = false;
+        let won = super::improve::win_by_move_beam(game, width, cancel, &mut |position| {
+            stopped = self
+                .count_position(position, position.rows_dealt())
+                .is_err();
+            !stopped
+        });
+        match won {
+            Some(line) => Outcome::Won(line),
+            None if stopped || cancel.load(Ordering::Relaxed) => {
+                if self.stopped.is_none() && !self.capped {
+                    self.stopped = Some(StopReason::Cancelled);
+                }
+                Outcome::Stopped
+            }
+            None => Outcome::Exhausted,
         }
     }
 
@@ -781,6 +813,7 @@ impl<'a> Search<'a> {
             | Pass::Beam {
                 budget, thorough, ..
             } => (budget, thorough),
+            Pass::MoveBeam { .. } => unreachable!("a move beam explores no stage"),
             Pass::Exhaustive => unreachable!("the exhaustive pass is the layered search's"),
         };
         let entry_score = score(&entry);
@@ -1205,6 +1238,37 @@ mod tests {
             };
             assert!(matches!(run(&deal, pass), Outcome::Won(_)), "deal {number}");
         }
+    }
+
+    /// A ladder position (PySol 5007, two stock rows left) that the stage
+    /// beams win only at their widest (about 43 M positions): a move beam
+    /// of 2,000 wins it, its line replayed by the rules; one of 1,000 does
+    /// not, and a position limit stops a move beam without a verdict.
+    #[test]
+    fn a_move_beam_wins_where_the_stage_beams_take_long() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ladder/r2-g5007.yaml");
+        let deal = crate::deal::load(path.as_ref()).unwrap();
+        assert!(matches!(
+            run(&deal, Pass::MoveBeam { width: 2_000 }),
+            Outcome::Won(_)
+        ));
+        assert!(matches!(
+            run(&deal, Pass::MoveBeam { width: 1_000 }),
+            Outcome::Exhausted
+        ));
+        let game = Game::new(&deal).unwrap();
+        let limits = Limits {
+            max_positions: Some(10_000),
+            ..Limits::default()
+        };
+        let cancel = AtomicBool::new(false);
+        let mut search = Search::new(&game, &limits, &cancel, &|_| {});
+        assert!(matches!(
+            search.run(Pass::MoveBeam { width: 2_000 }),
+            Outcome::Stopped
+        ));
+        assert_eq!(search.stopped, Some(StopReason::Positions));
+        assert_eq!(search.positions, 10_000);
     }
 
     /// A stuck player's position (PySol 5006 with three stock rows left,
