@@ -166,6 +166,7 @@ pub fn improve(game: &Game, line: &[Move], deadline: Instant, cancel: &AtomicBoo
             width,
             shorter_than: best.len(),
             bound_weight: BOUND_WEIGHT,
+            favoured_only: true,
         };
         if let Ok(found) = move_beam(game, game.start(), beam, deadline, cancel, &mut |_| true) {
             keep_if_shorter(game, &mut best, found);
@@ -183,6 +184,7 @@ pub fn best_reached(game: &Game, width: usize, moves: usize, deadline: Instant) 
         width,
         shorter_than: moves,
         bound_weight: 0,
+        favoured_only: true,
     };
     let cancel = AtomicBool::new(false);
     match move_beam(game, game.start(), beam, deadline, &cancel, &mut |_| true) {
@@ -209,11 +211,13 @@ const WIN_BOUND_WEIGHT: i32 = 1;
 /// [`WIN_BOUND_WEIGHT`]), as the beam solvers of KDE's lineage rank
 /// them, or `None`. `count` is called with every
 /// position the beam keeps and stops it by returning `false`. Like the
-/// stage beams it plays only the moves [`promising`] favours, and deals:
-/// it can find a win, never prove there is none.
+/// stage beams it plays only the moves [`promising`] favours, and deals,
+/// unless `thorough`: then every move. It can find a win, never prove
+/// there is none.
 pub(super) fn win_by_move_beam(
     game: &Game,
     width: usize,
+    thorough: bool,
     cancel: &AtomicBool,
     count: &mut dyn FnMut(&Position) -> bool,
 ) -> Option<Vec<Move>> {
@@ -221,6 +225,7 @@ pub(super) fn win_by_move_beam(
         width,
         shorter_than: WIN_MOVES,
         bound_weight: WIN_BOUND_WEIGHT,
+        favoured_only: !thorough,
     };
     // The caller's `count` checks the time limit.
     let deadline = Instant::now() + std::time::Duration::from_secs(1 << 30);
@@ -246,6 +251,8 @@ struct Beam {
     /// The rank of a position is this many times [`moves_needed`] plus
     /// [`chaos`] (lower first).
     bound_weight: i32,
+    /// Play only the moves [`promising`] favours.
+    favoured_only: bool,
 }
 
 /// A position kept in a move beam: its index in the tree, the position and
@@ -312,7 +319,7 @@ fn move_beam(
             moves.clear();
             let runs = game.moves(position, &mut moves);
             for &mv in &moves {
-                if !promising(position, &runs, mv) {
+                if beam.favoured_only && !promising(position, &runs, mv) {
                     continue;
                 }
                 let step = game.apply(position, mv);

@@ -327,7 +327,25 @@ const fn thorough_beam(budget: usize, width: usize, move_cost: i32) -> (Pass, Op
 /// A beam over single moves of `width` positions per depth and stage
 /// (see `Pass::MoveBeam`).
 const fn move_beam(width: usize) -> (Pass, Option<u64>) {
-    (Pass::MoveBeam { width }, None)
+    (
+        Pass::MoveBeam {
+            width,
+            thorough: false,
+        },
+        None,
+    )
+}
+
+/// A move beam that plays every move, not only the favoured ones (see
+/// `Pass::MoveBeam`).
+const fn thorough_move_beam(width: usize) -> (Pass, Option<u64>) {
+    (
+        Pass::MoveBeam {
+            width,
+            thorough: true,
+        },
+        None,
+    )
 }
 
 const fn looking_beam(budget: usize, width: usize, lookahead: usize) -> (Pass, Option<u64>) {
@@ -429,11 +447,35 @@ const SHORT: i32 = 4;
 /// and it went. A loss whose proof needs 2 to 8 M positions waits for
 /// the beam (up to about 30 s on the ladder).
 ///
+/// Move beams (see `Pass::MoveBeam`, 2026-11-25 evening) rank by the
+/// breaks of KDE's lineage instead of the stage score, and win where the
+/// stage beams need their widest shapes. Alone, widths doubling from 500
+/// (10 s each, one core) won 6 of the 25 ladder positions the schedule
+/// left undecided within 10 s, each in 0.1 to 1.7 s, among them
+/// `r1-g5006`, which nothing had won, and PySol 210 and 679 in 0.2 and
+/// 0.5 s (25 and 30 s in the schedule). Widths 500 to 4,000 cost at most
+/// about 1.5 s where they do not win, so they come right after the cheap
+/// passes; 8,000 and 16,000 (PySol 950 needs 16,000: 10 s alone) and
+/// 32,000 (`r1-g5014`) later, between stage beams of their cost. In the
+/// schedule, the same day (one core per position, `--time-limit 10`):
+/// the ladder 19, 15, 8 and 18 decided on rungs 3 to 0, against 18, 12,
+/// 6 and 18; PySol 1..1000 999 against 997 (950 left, won at 25 s), its
+/// solver time 6 min 31 s against 7 min 9 s (`--shorten-time 0`).
+///
+/// A thorough move beam (every move, not only the favoured ones) of 500
+/// comes after the width 4,000: alone it won `r1-g5013` in 0.4 s (174 s
+/// in the schedule before), and in the schedule the ladder went to 19,
+/// 15, 9 and 18 within 10 s; it cost `r1-g5012` 3.6 s (won at 5.1 s
+/// instead of 1.5 s), PySol 1..1000 nothing measurable (999 decided,
+/// solver time 6 min 31 s both). Wider thorough move beams were slower
+/// than their favoured twins everywhere else measured (PySol 950: width
+/// 2,000 reached in 8 s, against 16,000 winning in 10 s).
+///
 /// Passes that cannot find anything new are left out as the search goes
 /// (see [`worth_running`]): after a beam that left nothing out, every
 /// probe and beam that is not thorough, and then the capped exhaustive
 /// passes, whose work the last one would repeat.
-const SCHEDULE: [(Pass, Option<u64>); 32] = [
+const SCHEDULE: [(Pass, Option<u64>); 33] = [
     probe(2_000, 2, SHORT, None),
     beam(2_000, 10, SHORT),
     beam(5_000, 50, SHORT),
@@ -448,6 +490,7 @@ const SCHEDULE: [(Pass, Option<u64>); 32] = [
     move_beam(1_000),
     move_beam(2_000),
     move_beam(4_000),
+    thorough_move_beam(500),
     looking_beam(1_000, 200, 300),
     probe(20_000, 3, 0, Some(1_000_000)),
     (Pass::Exhaustive, Some(EARLY_PROOF)),
@@ -732,9 +775,9 @@ mod tests {
     }
 
     /// Every pass of the schedule runs until a beam has left nothing out.
-    /// From then on only the thorough probes and beams and the last
-    /// exhaustive pass do: the capped exhaustive passes would each repeat
-    /// the start of the last one.
+    /// From then on only the thorough probes and beams (move beams
+    /// included) and the last exhaustive pass do: the capped exhaustive
+    /// passes would each repeat the start of the last one.
     #[test]
     fn passes_that_cannot_find_anything_new_are_left_out() {
         let running = |favoured_exhausted| -> Vec<(Pass, Option<u64>)> {
@@ -748,9 +791,11 @@ mod tests {
         assert_eq!(after.last(), Some(&(Pass::Exhaustive, None)));
         assert!(after[..after.len() - 1].iter().all(|&(pass, _)| matches!(
             pass,
-            Pass::Beam { thorough: true, .. } | Pass::Probe { thorough: true, .. }
+            Pass::Beam { thorough: true, .. }
+                | Pass::Probe { thorough: true, .. }
+                | Pass::MoveBeam { thorough: true, .. }
         )));
-        assert_eq!(after.len(), 5);
+        assert_eq!(after.len(), 6);
         let twice = [(Pass::Exhaustive, Some(10)), (Pass::Exhaustive, None)];
         assert!(!worth_running(&twice, 0, false));
         assert!(worth_running(&twice, 1, false));
