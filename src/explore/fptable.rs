@@ -236,62 +236,84 @@ impl<K: Fingerprint> FpSet<K> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_table_keeps_every_fingerprint_once() {
-        let mut table = FpTable::default();
+    /// Inserts `keys` (their index beside each) into `set` and into a hash
+    /// set, checking that both answer alike (0 and 1 share a slot) and that
+    /// `set` never holds more than `most_bytes` a key once it holds 500.
+    fn keeps_every_key_once<K>(mut set: FpSet<K>, keys: Vec<K>, most_bytes: f64, absent: K)
+    where
+        K: Fingerprint + std::hash::Hash + std::fmt::Debug,
+    {
         let mut reference = std::collections::HashSet::new();
-        let mut x: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
-        for i in 0..200_000u32 {
-            // A few repeats, a few tiny and huge values.
-            x = x
-                .wrapping_mul(0x2545_f491_4f6c_dd1d_0000_0000_0000_0001)
-                .wrapping_add(1442695040888963407);
-            let fp = match i % 1000 {
-                0 => (i / 1000 % 150) as u128,
-                1 => u128::MAX - (i / 1000 % 100) as u128,
-                _ => x,
-            };
-            assert_eq!(table.insert(fp), reference.insert(fp.max(1)), "{i}");
-            if table.len() >= 500 {
-                let per = table.bytes() as f64 / table.len() as f64;
-                assert!(per <= 20.0, "{per} bytes a fingerprint at {}", table.len());
-            }
-        }
-        assert_eq!(table.len(), reference.len());
-        for &fp in &reference {
-            assert!(table.contains(fp));
-        }
-        assert!(!table.contains(12345678901234567890123));
-    }
-
-    /// The 64-bit flavour answers as a hash set does, keys 0 and 1 aside
-    /// (one slot), and stays within its bytes a key.
-    #[test]
-    fn the_key_set_keeps_every_key_once() {
-        let mut set = KeySet::default();
-        let mut reference = std::collections::HashSet::new();
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        for i in 0..300_000u32 {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let key = match i % 1000 {
-                0 => (i / 1000 % 150) as u64,
-                1 => u64::MAX - (i / 1000 % 100) as u64,
-                // Repeats of keys already in.
-                2 => reference.iter().next().copied().unwrap_or(7),
-                _ => x,
-            };
-            assert_eq!(set.insert(key), reference.insert(key.max(1)), "{i}");
+        for (i, &key) in keys.iter().enumerate() {
+            assert_eq!(
+                set.insert(key),
+                reference.insert(key.max(K::from(1))),
+                "{i}"
+            );
             if set.len() >= 500 {
                 let per = set.bytes() as f64 / set.len() as f64;
-                assert!(per <= 20.0 + 1e-9, "{per} bytes a key at {}", set.len());
+                assert!(
+                    per <= most_bytes + 1e-9,
+                    "{per} bytes a key at {}",
+                    set.len()
+                );
             }
         }
         assert_eq!(set.len(), reference.len());
-        for &key in &reference {
-            assert!(set.contains(key));
-        }
-        assert!(!set.contains(0x1234_5678_9abc_def0));
+        assert!(reference.iter().all(|&key| set.contains(key)));
+        assert!(!set.contains(absent));
+    }
+
+    /// Pseudo-random keys, with a few tiny and huge ones and repeats.
+    fn keys<K>(
+        n: u32,
+        next: impl Fn(K) -> K,
+        small: impl Fn(u32) -> K,
+        big: impl Fn(u32) -> K,
+    ) -> Vec<K>
+    where
+        K: Fingerprint,
+    {
+        let mut x = K::from(7);
+        (0..n)
+            .map(|i| {
+                x = next(x);
+                match i % 1000 {
+                    0 => small(i / 1000 % 150),
+                    1 => big(i / 1000 % 100),
+                    2 => small(3),
+                    _ => x,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_table_keeps_every_fingerprint_once() {
+        let keys = keys(
+            200_000,
+            |x: u128| {
+                x.wrapping_mul(0x2545_f491_4f6c_dd1d_0000_0000_0000_0001)
+                    .wrapping_add(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834)
+            },
+            u128::from,
+            |i| u128::MAX - u128::from(i),
+        );
+        keeps_every_key_once(FpTable::default(), keys, 20.0, 12345678901234567890123);
+    }
+
+    /// The 64-bit flavour, within its 20 bytes a key.
+    #[test]
+    fn the_key_set_keeps_every_key_once() {
+        let keys = keys(
+            300_000,
+            |x: u64| {
+                x.wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407)
+            },
+            u64::from,
+            |i| u64::MAX - u64::from(i),
+        );
+        keeps_every_key_once(KeySet::default(), keys, 20.0, 0x1234_5678_9abc_def0);
     }
 }
