@@ -26,49 +26,38 @@ pub trait Fingerprint: Copy + Eq + Default + Ord + From<u8> {
     fn home_bits(self) -> u64;
 }
 
-/// Four 128-bit slots in one cache line.
-#[derive(Clone, Copy, Default)]
+/// `N` slots in one cache line.
+#[derive(Clone, Copy)]
 #[repr(C, align(64))]
-pub struct Line4([u128; 4]);
+pub struct Line<T, const N: usize>([T; N]);
 
-/// Eight 64-bit slots in one cache line.
-#[derive(Clone, Copy, Default)]
-#[repr(C, align(64))]
-pub struct Line8([u64; 8]);
+impl<T: Copy + Default, const N: usize> Default for Line<T, N> {
+    fn default() -> Self {
+        Line([T::default(); N])
+    }
+}
 
-impl AsRef<[u128]> for Line4 {
-    fn as_ref(&self) -> &[u128] {
+impl<T, const N: usize> AsRef<[T]> for Line<T, N> {
+    fn as_ref(&self) -> &[T] {
         &self.0
     }
 }
 
-impl AsMut<[u128]> for Line4 {
-    fn as_mut(&mut self) -> &mut [u128] {
-        &mut self.0
-    }
-}
-
-impl AsRef<[u64]> for Line8 {
-    fn as_ref(&self) -> &[u64] {
-        &self.0
-    }
-}
-
-impl AsMut<[u64]> for Line8 {
-    fn as_mut(&mut self) -> &mut [u64] {
+impl<T, const N: usize> AsMut<[T]> for Line<T, N> {
+    fn as_mut(&mut self) -> &mut [T] {
         &mut self.0
     }
 }
 
 impl Fingerprint for u128 {
-    type Line = Line4;
+    type Line = Line<u128, 4>;
     fn home_bits(self) -> u64 {
         (self >> 56) as u64
     }
 }
 
 impl Fingerprint for u64 {
-    type Line = Line8;
+    type Line = Line<u64, 8>;
     fn home_bits(self) -> u64 {
         self
     }
@@ -188,6 +177,12 @@ impl<K: Fingerprint> FpSet<K> {
                 i = 0;
             }
         }
+    }
+
+    /// Empties the set, keeping its lines.
+    pub fn clear(&mut self) {
+        self.lines.fill(K::Line::default());
+        self.len = 0;
     }
 
     /// Inserts `fp`; `false` if it was already there.

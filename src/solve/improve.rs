@@ -26,6 +26,7 @@ use std::time::Instant;
 
 use crate::cards::{Card, KING};
 use crate::deal::PILES;
+use crate::explore::fptable::KeySet;
 use crate::game::{Game, Move, Position};
 
 use super::heuristic::promising;
@@ -288,7 +289,7 @@ fn move_beam(
     let mut tree: Vec<(u32, Move)> = vec![(u32::MAX, Move::Deal)];
     // 64-bit keys: a collision can only drop a position from the beam, and
     // every line found is replayed.
-    let mut seen = ahash::HashSet::default();
+    let mut seen = KeySet::default();
     seen.insert(game.key64(start));
     let start = start.clone();
     let piles = pile_stats(&start, &kings);
@@ -299,7 +300,7 @@ fn move_beam(
     let mut order: Vec<(u8, i32, u32)> = Vec::new();
     // Positions met at this depth: only those kept join `seen`, so a
     // position dropped from the beam may come back by a better line.
-    let mut this_depth = ahash::HashSet::default();
+    let mut this_depth = KeySet::default();
     let mut moves = Vec::new();
     let mut depth = 0;
     // The best position kept: most runs removed, fewest cards face down,
@@ -336,7 +337,7 @@ fn move_beam(
                     continue;
                 }
                 let child_key = game.key64(&child);
-                if seen.contains(&child_key) || !this_depth.insert(child_key) {
+                if seen.contains(child_key) || !this_depth.insert(child_key) {
                     continue;
                 }
                 let rank = rank(&child, &child_piles);

@@ -108,8 +108,9 @@ impl Pass {
     /// part of the lines made of favoured moves and deals only.
     pub fn goes_beyond_favoured(self) -> bool {
         match self {
-            Pass::Probe { thorough, .. } | Pass::Beam { thorough, .. } => thorough,
-            Pass::MoveBeam { thorough, .. } => thorough,
+            Pass::Probe { thorough, .. }
+            | Pass::Beam { thorough, .. }
+            | Pass::MoveBeam { thorough, .. } => thorough,
             Pass::Exhaustive => true,
         }
     }
@@ -172,6 +173,10 @@ const LOOKAHEAD_POOL: usize = 5;
 
 /// Memory a stored stage position costs, for the memory estimate.
 const NODE_BYTES: u64 = std::mem::size_of::<Node>() as u64;
+/// Memory a position kept by a move beam costs until the pass ends, for
+/// the memory estimate: its key in the beam's seen set (8 bytes at up to
+/// 80 % load, doubled while growing) and its parent link (8 bytes).
+const MOVE_BEAM_BYTES: u64 = 32;
 pub(super) struct Search<'a> {
     game: &'a Game,
     limits: &'a Limits,
@@ -181,6 +186,8 @@ pub(super) struct Search<'a> {
     visited: KeySet,
     /// Stage positions held by the stages on the current line.
     nodes_alive: u64,
+    /// Positions kept by the move beam running (see [`MOVE_BEAM_BYTES`]).
+    move_beam_kept: u64,
     /// Distinct positions examined, over all passes.
     pub positions: u64,
     next_report: u64,
@@ -237,6 +244,7 @@ impl<'a> Search<'a> {
             started: Instant::now(),
             visited: KeySet::default(),
             nodes_alive: 0,
+            move_beam_kept: 0,
             positions: 0,
             next_report: 1 << 16,
             reveals: BTreeMap::new(),
@@ -516,11 +524,14 @@ impl<'a> Search<'a> {
         let mut stopped = false;
         let won =
             super::improve::win_by_move_beam(game, width, thorough, cancel, &mut |position| {
+                self.move_beam_kept += 1;
                 stopped = self
                     .count_position(position, position.rows_dealt())
                     .is_err();
                 !stopped
             });
+        self.peak_memory = self.peak_memory.max(self.memory_estimate());
+        self.move_beam_kept = 0;
         match won {
             Some(line) => Outcome::Won(line),
             None if stopped || cancel.load(Ordering::Relaxed) => {
@@ -828,7 +839,7 @@ impl<'a> Search<'a> {
         }];
         self.nodes_alive += 1;
         let mut moves = Vec::new();
-        let mut candidates: Vec<(Move, u64)> = Vec::new();
+        let mut keyed: Vec<(Move, u8, u8, u64)> = Vec::new();
         let mut frontier = BinaryHeap::new();
         let mut expansions = 0;
         frontier.push((entry_score, std::cmp::Reverse(0u32), Moves::Promising));
@@ -872,7 +883,7 @@ impl<'a> Search<'a> {
             // each key's place in the visited set fetched ahead: looking a
             // key up is a cache miss once the stage is large, and the
             // misses of one position's moves then overlap.
-            candidates.clear();
+            keyed.clear();
             for &mv in &moves {
                 let Move::Shift { from, to, count } = mv else {
                     continue;
@@ -898,12 +909,9 @@ impl<'a> Search<'a> {
                     )
                     .key64();
                 self.visited.prefetch(key);
-                candidates.push((mv, key));
+                keyed.push((mv, from, to, key));
             }
-            for &(mv, key) in &candidates {
-                let Move::Shift { from, to, .. } = mv else {
-                    unreachable!("only shifts are candidates");
-                };
+            for &(mv, from, to, key) in &keyed {
                 if self.visited.contains(key) {
                     continue;
                 }
@@ -1047,10 +1055,10 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    /// Bytes the search holds: the visited set and the stage positions on
-    /// the current line.
+    /// Bytes the search holds: the visited set, the stage positions on
+    /// the current line and what a move beam keeps.
     pub fn memory_estimate(&self) -> u64 {
-        self.visited.bytes() + self.nodes_alive * NODE_BYTES
+        self.visited.bytes() + self.nodes_alive * NODE_BYTES + self.move_beam_kept * MOVE_BEAM_BYTES
     }
 
     fn stop(&mut self, reason: StopReason) -> Result<(), Stopped> {
@@ -1227,6 +1235,12 @@ mod tests {
         outcome
     }
 
+    /// A position of the ladder corpus (`benches/ladder/NAME.yaml`).
+    fn ladder(name: &str) -> crate::deal::Deal {
+        let path = format!("{}/benches/ladder/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
+        crate::deal::load(path.as_ref()).unwrap()
+    }
+
     #[test]
     fn a_beam_wins_fresh_deals() {
         for number in 1..=3 {
@@ -1248,8 +1262,7 @@ mod tests {
     /// not, and a position limit stops a move beam without a verdict.
     #[test]
     fn a_move_beam_wins_where_the_stage_beams_take_long() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ladder/r2-g5007.yaml");
-        let deal = crate::deal::load(path.as_ref()).unwrap();
+        let deal = ladder("r2-g5007");
         assert!(matches!(
             run(
                 &deal,
@@ -1293,8 +1306,7 @@ mod tests {
     /// (the schedule's stage beams took 174 s), the favoured one does not.
     #[test]
     fn a_thorough_move_beam_plays_the_moves_the_others_skip() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ladder/r1-g5013.yaml");
-        let deal = crate::deal::load(path.as_ref()).unwrap();
+        let deal = ladder("r1-g5013");
         let beam = |thorough| Pass::MoveBeam {
             width: 500,
             thorough,
@@ -1312,8 +1324,7 @@ mod tests {
     /// rows left, which the schedule wins.)
     #[test]
     fn a_thorough_beam_goes_on_where_the_promising_moves_run_dry() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ladder/r3-g5006.yaml");
-        let deal = crate::deal::load(path.as_ref()).unwrap();
+        let deal = ladder("r3-g5006");
         let beam = |thorough| Pass::Beam {
             budget: 2_000,
             width: 10,
@@ -1360,8 +1371,7 @@ mod tests {
     /// plain breadth-first search of those moves.
     #[test]
     fn a_beam_that_leaves_nothing_out_says_so() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ladder/r1-g5004.yaml");
-        let deal = crate::deal::load(path.as_ref()).unwrap();
+        let deal = ladder("r1-g5004");
         let game = Game::new(&deal).unwrap();
         let limits = Limits::default();
         let cancel = AtomicBool::new(false);
