@@ -168,6 +168,7 @@ pub fn improve(game: &Game, line: &[Move], deadline: Instant, cancel: &AtomicBoo
             shorter_than: best.len(),
             bound_weight: BOUND_WEIGHT,
             favoured_only: true,
+            stalled_depths: usize::MAX,
         };
         if let Ok(found) = move_beam(game, game.start(), beam, deadline, cancel, &mut |_| true) {
             keep_if_shorter(game, &mut best, found);
@@ -186,6 +187,7 @@ pub fn best_reached(game: &Game, width: usize, moves: usize, deadline: Instant) 
         shorter_than: moves,
         bound_weight: 0,
         favoured_only: true,
+        stalled_depths: usize::MAX,
     };
     let cancel = AtomicBool::new(false);
     match move_beam(game, game.start(), beam, deadline, &cancel, &mut |_| true) {
@@ -196,6 +198,18 @@ pub fn best_reached(game: &Game, width: usize, moves: usize, deadline: Instant) 
 /// The longest line a move beam looking for a first win plays: wins take
 /// 100 to 300 moves; a beam that has not won by far more will not.
 const WIN_MOVES: usize = 2_000;
+
+/// A move beam looking for a first win gives up once this many depths
+/// have passed since it last kept a better position (more runs removed,
+/// fewer cards face down, or fewer breaks). A beam that wins keeps finding
+/// better positions all along: on the 15 first wins measured (ladder and
+/// PySol, widths 500 to 128,000, thorough or not) the longest stretch
+/// without one was 21 depths. A beam that will not win stops improving
+/// early and then wanders through shuffles up to [`WIN_MOVES`]: the
+/// thorough beams of widths 1,000 and 4,000 on `r1-g5020` last improved at
+/// depths 45 and 59 and went on to depths 1,944 and 1,578 (3 and 12 s).
+/// Giving up never loses a verdict: the beam only ever finds wins.
+const STALLED_DEPTHS: usize = 100;
 
 /// How many times [`moves_needed`] counts beside the breaks in the rank of
 /// a move beam that looks for a first win. Measured on the 25 ladder
@@ -227,6 +241,7 @@ pub(super) fn win_by_move_beam(
         shorter_than: WIN_MOVES,
         bound_weight: WIN_BOUND_WEIGHT,
         favoured_only: !thorough,
+        stalled_depths: STALLED_DEPTHS,
     };
     // The caller's `count` checks the time limit.
     let deadline = Instant::now() + std::time::Duration::from_secs(1 << 30);
@@ -254,6 +269,9 @@ struct Beam {
     bound_weight: i32,
     /// Play only the moves [`promising`] favours.
     favoured_only: bool,
+    /// Give up once this many depths have passed without a better
+    /// position kept (see [`STALLED_DEPTHS`]); `usize::MAX` never does.
+    stalled_depths: usize,
 }
 
 /// A position kept in a move beam: its index in the tree, the position and
@@ -302,14 +320,17 @@ fn move_beam(
     // position dropped from the beam may come back by a better line.
     let mut this_depth = KeySet::default();
     let mut moves = Vec::new();
+    let mut keyed: Vec<(Move, Option<u64>)> = Vec::new();
     let mut depth = 0;
     // The best position kept: most runs removed, fewest cards face down,
     // fewest breaks; and its index in the tree.
     let mut best = ((0, 0, i32::MIN), 0);
+    // The depth at which `best` last changed.
+    let mut improved_at = 0;
     let best_line = |tree: &[(u32, Move)], best: (_, usize)| line_to(tree, best.1);
     while !level.is_empty() {
         depth += 1;
-        if depth >= beam.shorter_than {
+        if depth >= beam.shorter_than || depth - improved_at > beam.stalled_depths {
             return Err(best_line(&tree, best));
         }
         this_depth.clear();
@@ -319,8 +340,40 @@ fn move_beam(
             }
             moves.clear();
             let runs = game.moves(position, &mut moves);
+            // First each move's successor key, from the parent's pile
+            // hashes and the two piles a shift touches (a deal's key is
+            // taken from the position it builds), its place in the sets
+            // fetched ahead; then only the successors not met yet are
+            // built. The same children, in the same order, as building
+            // each one and keying it (`preview_shift` gives exactly
+            // `key64`'s key: a shift leaves the rows left as they are).
+            let hashes = position.pile_hashes(game.rows_left(position) == 0);
+            keyed.clear();
             for &mv in &moves {
                 if beam.favoured_only && !promising(position, &runs, mv) {
+                    continue;
+                }
+                let key = match mv {
+                    Move::Shift { from, to, count } => {
+                        let key = game
+                            .preview_shift(
+                                position,
+                                &hashes,
+                                from as usize,
+                                to as usize,
+                                count as usize,
+                            )
+                            .key64();
+                        seen.prefetch(key);
+                        this_depth.prefetch(key);
+                        Some(key)
+                    }
+                    Move::Deal => None,
+                };
+                keyed.push((mv, key));
+            }
+            for &(mv, key) in &keyed {
+                if key.is_some_and(|key| seen.contains(key) || this_depth.contains(key)) {
                     continue;
                 }
                 let step = game.apply(position, mv);
@@ -336,7 +389,8 @@ fn move_beam(
                 if depth + moves_needed(game, &child, &child_piles) >= beam.shorter_than {
                     continue;
                 }
-                let child_key = game.key64(&child);
+                let child_key = key.unwrap_or_else(|| game.key64(&child));
+                debug_assert_eq!(child_key, game.key64(&child));
                 if seen.contains(child_key) || !this_depth.insert(child_key) {
                     continue;
                 }
@@ -370,6 +424,7 @@ fn move_beam(
                 );
                 if goodness > best.0 {
                     best = (goodness, tree.len() - 1);
+                    improved_at = depth;
                 }
                 if !count(&child) {
                     return Err(best_line(&tree, best));
@@ -486,6 +541,50 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_stalled_move_beam_gives_up_with_the_best_line_it_had() {
+        // A thorough move beam of width 20 from `r1-g5020` keeps better
+        // positions up to depth 14, then only shuffles until it dies out
+        // at depth 40. Told to give up after 10 depths without a better
+        // position, it gives up at depth 25 with the same best line, having
+        // kept fewer positions.
+        let path = format!(
+            "{}/benches/ladder/r1-g5020.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let game = Game::new(&crate::deal::load(path.as_ref()).unwrap()).unwrap();
+        let run = |stalled_depths| {
+            let beam = Beam {
+                width: 20,
+                shorter_than: WIN_MOVES,
+                bound_weight: WIN_BOUND_WEIGHT,
+                favoured_only: false,
+                stalled_depths,
+            };
+            let mut kept = 0;
+            let deadline = Instant::now() + std::time::Duration::from_secs(600);
+            let best = move_beam(
+                &game,
+                game.start(),
+                beam,
+                deadline,
+                &AtomicBool::new(false),
+                &mut |_| {
+                    kept += 1;
+                    true
+                },
+            );
+            (best.expect_err("no win at this width"), kept)
+        };
+        let (best, kept) = run(usize::MAX);
+        let (best_stalled, kept_stalled) = run(10);
+        assert_eq!(best_stalled, best);
+        assert_eq!(best.len(), 14);
+        // Up to 20 positions a depth for each number of rows dealt: 1,097
+        // in depths 1 to 39, 803 in depths 1 to 24.
+        assert_eq!((kept, kept_stalled), (1_097, 803));
     }
 
     #[test]

@@ -471,11 +471,29 @@ const SHORT: i32 = 4;
 /// than their favoured twins everywhere else measured (PySol 950: width
 /// 2,000 reached in 8 s, against 16,000 winning in 10 s).
 ///
+/// Wider move beams (2026-11-25, night), once a move beam gives up when
+/// it stops finding better positions (`improve::STALLED_DEPTHS`): alone,
+/// widths up to 128,000 and thorough ones up to 32,000 won five ladder
+/// positions no pass had won (`r1-g5003` thorough 32,000 in 13 s,
+/// `r1-g5011` 128,000 in 33 s, `r3-g5009` 64,000 in 19 s, `r1-g5020`
+/// thorough 8,000 in 3 s, `r0-g5005` thorough 1,000 to 4,000), and
+/// `r1-g5014` at 64,000 in 11 s. So after the stage beam 20,000 × 1,000
+/// come the move beam 32,000 (moved up from after the beam 20,000 ×
+/// 4,000), thorough move beams 1,000 to 8,000, move beams 64,000 and
+/// 128,000; thorough 16,000 and 32,000 after the beam 20,000 × 4,000
+/// (before the exhaustive pass capped at 2 M positions: where a beam left
+/// no favoured line out, only thorough passes run, and a capped pass
+/// followed by one would be repeated by the last pass). Measured the same
+/// night against the same passes with the move beams 64,000 and 128,000
+/// after the beam 20,000 × 4,000 instead (one core per position, two at
+/// a time, `--time-limit 60`): this order won `r1-g5011` (58 s) where the
+/// other did not, and `r1-g5014` at 26 s against 14 s.
+///
 /// Passes that cannot find anything new are left out as the search goes
 /// (see [`worth_running`]): after a beam that left nothing out, every
 /// probe and beam that is not thorough, and then the capped exhaustive
 /// passes, whose work the last one would repeat.
-const SCHEDULE: [(Pass, Option<u64>); 33] = [
+const SCHEDULE: [(Pass, Option<u64>); 41] = [
     probe(2_000, 2, SHORT, None),
     beam(2_000, 10, SHORT),
     beam(5_000, 50, SHORT),
@@ -503,8 +521,16 @@ const SCHEDULE: [(Pass, Option<u64>); 33] = [
     move_beam(16_000),
     probe(10_000, 5, 0, Some(2_000_000)),
     beam(20_000, 1_000, 0),
-    beam(20_000, 4_000, 0),
     move_beam(32_000),
+    thorough_move_beam(1_000),
+    thorough_move_beam(2_000),
+    thorough_move_beam(4_000),
+    thorough_move_beam(8_000),
+    move_beam(64_000),
+    move_beam(128_000),
+    beam(20_000, 4_000, 0),
+    thorough_move_beam(16_000),
+    thorough_move_beam(32_000),
     (Pass::Exhaustive, Some(2_000_000)),
     probe(100_000, 3, 0, Some(4_000_000)),
     beam(50_000, 10_000, 0),
@@ -776,8 +802,10 @@ mod tests {
 
     /// Every pass of the schedule runs until a beam has left nothing out.
     /// From then on only the thorough probes and beams (move beams
-    /// included) and the last exhaustive pass do: the capped exhaustive
-    /// passes would each repeat the start of the last one.
+    /// included), the capped exhaustive pass followed by a thorough one
+    /// (small proofs before the thorough move beams' seconds) and the last
+    /// exhaustive pass do: the capped exhaustive pass that the last one
+    /// would follow at once would only repeat its start.
     #[test]
     fn passes_that_cannot_find_anything_new_are_left_out() {
         let running = |favoured_exhausted| -> Vec<(Pass, Option<u64>)> {
@@ -789,13 +817,24 @@ mod tests {
         assert_eq!(running(false), SCHEDULE.to_vec());
         let after = running(true);
         assert_eq!(after.last(), Some(&(Pass::Exhaustive, None)));
-        assert!(after[..after.len() - 1].iter().all(|&(pass, _)| matches!(
-            pass,
-            Pass::Beam { thorough: true, .. }
-                | Pass::Probe { thorough: true, .. }
-                | Pass::MoveBeam { thorough: true, .. }
-        )));
-        assert_eq!(after.len(), 6);
+        assert_eq!(
+            after,
+            [
+                thorough_beam(2_000, 10, SHORT),
+                thorough_beam(5_000, 50, SHORT),
+                thorough_beam(2_000, 10, 0),
+                thorough_beam(5_000, 50, 0),
+                thorough_move_beam(500),
+                (Pass::Exhaustive, Some(EARLY_PROOF)),
+                thorough_move_beam(1_000),
+                thorough_move_beam(2_000),
+                thorough_move_beam(4_000),
+                thorough_move_beam(8_000),
+                thorough_move_beam(16_000),
+                thorough_move_beam(32_000),
+                (Pass::Exhaustive, None),
+            ]
+        );
         let twice = [(Pass::Exhaustive, Some(10)), (Pass::Exhaustive, None)];
         assert!(!worth_running(&twice, 0, false));
         assert!(worth_running(&twice, 1, false));
