@@ -1315,6 +1315,20 @@ mod tests {
         assert!(matches!(run(&deal, beam(false)), Outcome::Exhausted));
     }
 
+    /// `r0-g5005` (no stock left, 33 cards face down) was the one rung-0
+    /// position of the ladder no pass decided. A thorough move beam of
+    /// 4,000 wins it (one of 2,000 gives up at depth 139, having found no
+    /// better position after depth 38), and no beam of favoured moves
+    /// can: they reach two positions.
+    #[test]
+    fn a_wide_thorough_move_beam_wins_a_position_without_stock() {
+        let deal = ladder("r0-g5005");
+        let beam = |width, thorough| Pass::MoveBeam { width, thorough };
+        assert!(matches!(run(&deal, beam(4_000, true)), Outcome::Won(_)));
+        assert!(matches!(run(&deal, beam(2_000, true)), Outcome::Exhausted));
+        assert!(matches!(run(&deal, beam(4_000, false)), Outcome::Exhausted));
+    }
+
     /// A stuck player's position (PySol 5006 with three stock rows left,
     /// from the ladder corpus) where the promising moves run dry after 15
     /// positions: only a lateral move opens the stage (to over a million
