@@ -316,12 +316,18 @@ fn move_beam(
     let mut next: Vec<Child> = Vec::new();
     // Stage, rank and index in `next` of each child: sorted, not `next`.
     let mut order: Vec<(u8, i32, u32)> = Vec::new();
+    // The indices in `next` of the children kept, best first.
+    let mut chosen: Vec<u32> = Vec::new();
     // Positions met at this depth: only those kept join `seen`, so a
     // position dropped from the beam may come back by a better line.
     let mut this_depth = KeySet::default();
     let mut moves = Vec::new();
-    let mut keyed: Vec<(Move, Option<u64>)> = Vec::new();
+    // Each move of a level: the parent's place in it, the move, and the
+    // successor's key when a shift (see below).
+    let mut keyed: Vec<(u32, Move, Option<u64>)> = Vec::new();
     let mut depth = 0;
+    // How far ahead a set's slot is fetched.
+    const AHEAD: usize = 16;
     // The best position kept: most runs removed, fewest cards face down,
     // fewest breaks; and its index in the tree.
     let mut best = ((0, 0, i32::MIN), 0);
@@ -334,103 +340,134 @@ fn move_beam(
             return Err(best_line(&tree, best));
         }
         this_depth.clear();
-        for (at, (index, position, piles)) in level.iter().enumerate() {
-            if Instant::now() >= deadline || cancel.load(Ordering::Relaxed) {
+        // First every move of the level and its successor's key, from the
+        // parent's pile hashes and the two piles a shift touches (a deal's
+        // key is taken from the position it builds); then the candidates
+        // in that order, each one's place in the sets fetched a few
+        // candidates ahead, and only the successors not met yet built.
+        // The same children, in the same order, as building each one and
+        // keying it (`preview_shift` gives exactly `key64`'s key: a shift
+        // leaves the rows left as they are).
+        keyed.clear();
+        for (at, (_, position, _)) in level.iter().enumerate() {
+            if at % 256 == 0 && (Instant::now() >= deadline || cancel.load(Ordering::Relaxed)) {
                 return Err(best_line(&tree, best));
             }
             moves.clear();
             let runs = game.moves(position, &mut moves);
-            // First each move's successor key, from the parent's pile
-            // hashes and the two piles a shift touches (a deal's key is
-            // taken from the position it builds), its place in the sets
-            // fetched ahead; then only the successors not met yet are
-            // built. The same children, in the same order, as building
-            // each one and keying it (`preview_shift` gives exactly
-            // `key64`'s key: a shift leaves the rows left as they are).
             let hashes = position.pile_hashes(game.rows_left(position) == 0);
-            keyed.clear();
             for &mv in &moves {
                 if beam.favoured_only && !promising(position, &runs, mv) {
                     continue;
                 }
                 let key = match mv {
-                    Move::Shift { from, to, count } => {
-                        let key = game
-                            .preview_shift(
-                                position,
-                                &hashes,
-                                from as usize,
-                                to as usize,
-                                count as usize,
-                            )
-                            .key64();
-                        seen.prefetch(key);
-                        this_depth.prefetch(key);
-                        Some(key)
-                    }
+                    Move::Shift { from, to, count } => Some(
+                        game.preview_shift(
+                            position,
+                            &hashes,
+                            from as usize,
+                            to as usize,
+                            count as usize,
+                        )
+                        .key64(),
+                    ),
                     Move::Deal => None,
                 };
-                keyed.push((mv, key));
+                keyed.push((at as u32, mv, key));
             }
-            for &(mv, key) in &keyed {
-                if key.is_some_and(|key| seen.contains(key) || this_depth.contains(key)) {
-                    continue;
-                }
-                let step = game.apply(position, mv);
-                if !step.reveals.is_empty() {
-                    continue;
-                }
-                let child = step.position;
-                if child.is_won() {
-                    tree.push((*index, mv));
-                    return Ok(line_to(&tree, tree.len() - 1));
-                }
-                let child_piles = child_stats(&child, mv, piles, &kings);
-                if depth + moves_needed(game, &child, &child_piles) >= beam.shorter_than {
-                    continue;
-                }
-                let child_key = key.unwrap_or_else(|| game.key64(&child));
-                debug_assert_eq!(child_key, game.key64(&child));
-                if seen.contains(child_key) || !this_depth.insert(child_key) {
-                    continue;
-                }
-                let rank = rank(&child, &child_piles);
-                order.push((child.rows_dealt() as u8, rank, next.len() as u32));
-                next.push((at as u32, mv, child_key));
+        }
+        let prefetch = |seen: &KeySet, this_depth: &KeySet, key: Option<u64>| {
+            if let Some(key) = key {
+                seen.prefetch(key);
+                this_depth.prefetch(key);
             }
+        };
+        for &(_, _, key) in keyed.iter().take(AHEAD) {
+            prefetch(&seen, &this_depth, key);
+        }
+        for (j, &(at, mv, key)) in keyed.iter().enumerate() {
+            if let Some(&(_, _, ahead)) = keyed.get(j + AHEAD) {
+                prefetch(&seen, &this_depth, ahead);
+            }
+            if j % 4096 == 4095 && (Instant::now() >= deadline || cancel.load(Ordering::Relaxed)) {
+                return Err(best_line(&tree, best));
+            }
+            if key.is_some_and(|key| seen.contains(key) || this_depth.contains(key)) {
+                continue;
+            }
+            let (index, position, piles) = &level[at as usize];
+            let step = game.apply(position, mv);
+            if !step.reveals.is_empty() {
+                continue;
+            }
+            let child = step.position;
+            if child.is_won() {
+                tree.push((*index, mv));
+                return Ok(line_to(&tree, tree.len() - 1));
+            }
+            let child_piles = child_stats(&child, mv, piles, &kings);
+            if depth + moves_needed(game, &child, &child_piles) >= beam.shorter_than {
+                continue;
+            }
+            let child_key = key.unwrap_or_else(|| game.key64(&child));
+            debug_assert_eq!(child_key, game.key64(&child));
+            if seen.contains(child_key) || !this_depth.insert(child_key) {
+                continue;
+            }
+            let rank = rank(&child, &child_piles);
+            order.push((child.rows_dealt() as u8, rank, next.len() as u32));
+            next.push((at, mv, child_key));
         }
         // The best `width` of each stage: positions that dealt sooner
         // look worse than those that did not, yet the win may need them.
-        order.sort_unstable();
+        // The smallest `width` of each stage, in order: what sorting them
+        // all and taking the first `width` of each stage gives (no two
+        // entries are equal: each has its own index), without sorting the
+        // many that are dropped.
+        chosen.clear();
+        let mut rest = &mut order[..];
+        while !rest.is_empty() && beam.width > 0 {
+            let stage = rest.iter().map(|&(dealt, ..)| dealt).min().unwrap_or(0);
+            let mut here = 0;
+            for i in 0..rest.len() {
+                if rest[i].0 == stage {
+                    rest.swap(i, here);
+                    here += 1;
+                }
+            }
+            let (this, tail) = rest.split_at_mut(here);
+            if this.len() > beam.width {
+                this.select_nth_unstable(beam.width - 1);
+            }
+            let this = &mut this[..here.min(beam.width)];
+            this.sort_unstable();
+            chosen.extend(this.iter().map(|&(.., at)| at));
+            rest = tail;
+        }
         kept.clear();
-        let mut stage = u8::MAX;
-        let mut in_stage = 0;
-        for &(dealt, _, at) in &order {
-            if dealt != stage {
-                (stage, in_stage) = (dealt, 0);
+        for (j, &at) in chosen.iter().enumerate() {
+            if let Some(&ahead) = chosen.get(j + AHEAD) {
+                seen.prefetch(next[ahead as usize].2);
             }
-            if in_stage < beam.width {
-                in_stage += 1;
-                let (parent, mv, child_key) = next[at as usize];
-                let (parent_index, parent_position, parent_piles) = &level[parent as usize];
-                let child = game.apply(parent_position, mv).position;
-                let piles = child_stats(&child, mv, parent_piles, &kings);
-                seen.insert(child_key);
-                tree.push((*parent_index, mv));
-                let goodness = (
-                    child.runs_removed(),
-                    usize::MAX - child.face_down_total(),
-                    -chaos(game, &child, &piles),
-                );
-                if goodness > best.0 {
-                    best = (goodness, tree.len() - 1);
-                    improved_at = depth;
-                }
-                if !count(&child) {
-                    return Err(best_line(&tree, best));
-                }
-                kept.push((tree.len() as u32 - 1, child, piles));
+            let (parent, mv, child_key) = next[at as usize];
+            let (parent_index, parent_position, parent_piles) = &level[parent as usize];
+            let child = game.apply(parent_position, mv).position;
+            let piles = child_stats(&child, mv, parent_piles, &kings);
+            seen.insert(child_key);
+            tree.push((*parent_index, mv));
+            let goodness = (
+                child.runs_removed(),
+                usize::MAX - child.face_down_total(),
+                -chaos(game, &child, &piles),
+            );
+            if goodness > best.0 {
+                best = (goodness, tree.len() - 1);
+                improved_at = depth;
             }
+            if !count(&child) {
+                return Err(best_line(&tree, best));
+            }
+            kept.push((tree.len() as u32 - 1, child, piles));
         }
         std::mem::swap(&mut level, &mut kept);
         order.clear();
