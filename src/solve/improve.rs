@@ -233,13 +233,14 @@ pub(super) fn win_by_move_beam(
     game: &Game,
     width: usize,
     thorough: bool,
+    breaks_only: bool,
     cancel: &AtomicBool,
     count: &mut dyn FnMut(&Position) -> bool,
 ) -> Option<Vec<Move>> {
     let beam = Beam {
         width,
         shorter_than: WIN_MOVES,
-        bound_weight: WIN_BOUND_WEIGHT,
+        bound_weight: if breaks_only { 0 } else { WIN_BOUND_WEIGHT },
         favoured_only: !thorough,
         stalled_depths: STALLED_DEPTHS,
     };

@@ -95,9 +95,14 @@ pub(super) enum Pass {
     /// positions kept per depth and stage, ranked by the breaks that keep
     /// a position from being won, the way the beam solvers of KDE's lineage
     /// rank them. It plays favoured moves and deals only, like a beam that
-    /// is not thorough, unless `thorough`: then every move. It proves
-    /// nothing.
-    MoveBeam { width: usize, thorough: bool },
+    /// is not thorough, unless `thorough`: then every move. The rank adds
+    /// a lower bound on the moves still needed to the breaks, unless
+    /// `breaks_only`. It proves nothing.
+    MoveBeam {
+        width: usize,
+        thorough: bool,
+        breaks_only: bool,
+    },
     /// Every position of every stage.
     Exhaustive,
 }
@@ -305,7 +310,11 @@ impl<'a> Search<'a> {
                 }
                 outcome
             }
-            Pass::MoveBeam { width, thorough } => self.move_beam(width, thorough),
+            Pass::MoveBeam {
+                width,
+                thorough,
+                breaks_only,
+            } => self.move_beam(width, thorough, breaks_only),
             _ => self.solve_stage(start, pass, &mut Vec::new()),
         };
         self.peak_memory = self.peak_memory.max(self.memory_estimate());
@@ -519,17 +528,24 @@ impl<'a> Search<'a> {
 
     /// The move beam pass (see [`Pass::MoveBeam`]): every position it
     /// keeps is counted, so the limits stop it as they stop the others.
-    fn move_beam(&mut self, width: usize, thorough: bool) -> Outcome {
+    fn move_beam(&mut self, width: usize, thorough: bool, breaks_only: bool) -> Outcome {
         let (game, cancel) = (self.game, self.cancel);
         let mut stopped = false;
-        let won =
-            super::improve::win_by_move_beam(game, width, thorough, cancel, &mut |position| {
-                self.move_beam_kept += 1;
-                stopped = self
-                    .count_position(position, position.rows_dealt())
-                    .is_err();
-                !stopped
-            });
+        let mut count = |position: &Position| {
+            self.move_beam_kept += 1;
+            stopped = self
+                .count_position(position, position.rows_dealt())
+                .is_err();
+            !stopped
+        };
+        let won = super::improve::win_by_move_beam(
+            game,
+            width,
+            thorough,
+            breaks_only,
+            cancel,
+            &mut count,
+        );
         self.peak_memory = self.peak_memory.max(self.memory_estimate());
         self.move_beam_kept = 0;
         match won {
@@ -1268,7 +1284,8 @@ mod tests {
                 &deal,
                 Pass::MoveBeam {
                     width: 2_000,
-                    thorough: false
+                    thorough: false,
+                    breaks_only: false,
                 }
             ),
             Outcome::Won(_)
@@ -1278,7 +1295,8 @@ mod tests {
                 &deal,
                 Pass::MoveBeam {
                     width: 1_000,
-                    thorough: false
+                    thorough: false,
+                    breaks_only: false,
                 }
             ),
             Outcome::Exhausted
@@ -1293,7 +1311,8 @@ mod tests {
         assert!(matches!(
             search.run(Pass::MoveBeam {
                 width: 2_000,
-                thorough: false
+                thorough: false,
+                breaks_only: false,
             }),
             Outcome::Stopped
         ));
@@ -1310,6 +1329,7 @@ mod tests {
         let beam = |thorough| Pass::MoveBeam {
             width: 500,
             thorough,
+            breaks_only: false,
         };
         assert!(matches!(run(&deal, beam(true)), Outcome::Won(_)));
         assert!(matches!(run(&deal, beam(false)), Outcome::Exhausted));
@@ -1323,7 +1343,28 @@ mod tests {
     #[test]
     fn a_wide_thorough_move_beam_wins_a_position_without_stock() {
         let deal = ladder("r0-g5005");
-        let beam = |width, thorough| Pass::MoveBeam { width, thorough };
+        let beam = |width, thorough| Pass::MoveBeam {
+            width,
+            thorough,
+            breaks_only: false,
+        };
+        assert!(matches!(run(&deal, beam(4_000, true)), Outcome::Won(_)));
+        assert!(matches!(run(&deal, beam(2_000, true)), Outcome::Exhausted));
+        assert!(matches!(run(&deal, beam(4_000, false)), Outcome::Exhausted));
+    }
+
+    /// `r2-g5011` (two stock rows left, 39 cards face down) is won by a
+    /// thorough move beam of 4,000 ranked by the breaks alone, and by
+    /// neither the same beam ranked with the bound on the moves needed
+    /// nor the narrower one by the breaks alone.
+    #[test]
+    fn a_move_beam_ranked_by_the_breaks_alone_wins_where_the_bound_misleads() {
+        let deal = ladder("r2-g5011");
+        let beam = |width, breaks_only| Pass::MoveBeam {
+            width,
+            thorough: true,
+            breaks_only,
+        };
         assert!(matches!(run(&deal, beam(4_000, true)), Outcome::Won(_)));
         assert!(matches!(run(&deal, beam(2_000, true)), Outcome::Exhausted));
         assert!(matches!(run(&deal, beam(4_000, false)), Outcome::Exhausted));
