@@ -419,12 +419,13 @@ fn move_beam(
             order.push((child.rows_dealt() as u8, rank, next.len() as u32));
             next.push((at, mv, child_key));
         }
-        // The best `width` of each stage: positions that dealt sooner
-        // look worse than those that did not, yet the win may need them.
-        // The smallest `width` of each stage, in order: what sorting them
-        // all and taking the first `width` of each stage gives (no two
-        // entries are equal: each has its own index), without sorting the
-        // many that are dropped.
+        // The best `width` of each stage (positions that dealt sooner look
+        // worse than those that did not, yet the win may need them), in
+        // order: what sorting them all and taking the first `width` of
+        // each stage gives (no two entries are equal: each has its own
+        // index), without sorting the many that are dropped. (The loops
+        // fetch ahead by hand, as `layered::for_each_prefetched` does:
+        // these return from the beam on a win or the deadline.)
         chosen.clear();
         let mut rest = &mut order[..];
         while !rest.is_empty() && beam.width > 0 {
