@@ -471,7 +471,8 @@ const SHORT: i32 = 4;
 /// 0.5 s (25 and 30 s in the schedule). Widths 500 to 4,000 cost at most
 /// about 1.5 s where they do not win, so they come right after the cheap
 /// passes; 8,000 and 16,000 (PySol 950 needs 16,000: 10 s alone) and
-/// 32,000 (`r1-g5014`) later, between stage beams of their cost. In the
+/// 32,000 (`r1-g5014`) later, between stage beams of their cost (8,000
+/// and 16,000 were moved up since, see below). In the
 /// schedule, the same day (one core per position, `--time-limit 10`):
 /// the ladder 19, 15, 8 and 18 decided on rungs 3 to 0, against 18, 12,
 /// 6 and 18; PySol 1..1000 999 against 997 (950 left, won at 25 s), its
@@ -510,6 +511,24 @@ const SHORT: i32 = 4;
 /// other pass had won; ranked by twice the bound, move beams won none of
 /// the eleven positions then undecided within 60 s.
 ///
+/// The move beams 8,000 and 16,000 come right after the early exhaustive
+/// pass (2026-11-26), before the looking beam 1,000 × 200, where they
+/// came after the beam 10,000 × 100. Traced pass by pass with every pass
+/// run, won or not (one core): every one of the unwon 2017 game's 24
+/// completions is won first by the move beam 8,000, which started at
+/// 6.9–7.2 s, so that they were won at 9.2–9.8 s, against the 10 s limit
+/// (the README's main job, two completions at a time on a busy machine,
+/// left 3 of them undecided); PySol 950 first by the move beam 16,000
+/// (16.2 s). Every other deal of PySol 1..1000 and own 4-suit 1..300 is won
+/// by pass 13 or sooner, except own 82 (the charged probe 20,000 × 3,
+/// 2.7 s), so moving passes behind pass 14 costs them nothing. Side by
+/// side (one core each, `--time-limit 10 --shorten-time 0`): the 24
+/// completions won at 5.1–5.8 s, all of them, against 18 within 10 s;
+/// PySol 950 won at 8.4 s (undecided before); the ladder decides the same
+/// positions; slower were own 82 (6.2 s against 2.7), `r1-g5005` (4.6
+/// against 2.7) and `r2-g5010` (9.0 against 5.6), which the stage beams
+/// behind the move beams win.
+///
 /// Passes that cannot find anything new are left out as the search goes
 /// (see [`worth_running`]): after a beam that left nothing out, every
 /// probe and beam that is not thorough, and then the capped exhaustive
@@ -530,16 +549,16 @@ const SCHEDULE: [(Pass, Option<u64>); 46] = [
     move_beam(2_000),
     move_beam(4_000),
     thorough_move_beam(500),
+    (Pass::Exhaustive, Some(EARLY_PROOF)),
+    move_beam(8_000),
+    move_beam(16_000),
     looking_beam(1_000, 200, 300),
     probe(20_000, 3, 0, Some(1_000_000)),
-    (Pass::Exhaustive, Some(EARLY_PROOF)),
     beam(1_000, 400, 0),
     beam(3_000, 200, 0),
     probe(20_000, 3, SHORT, Some(1_000_000)),
     looking_beam(1_000, 1_000, 200),
     beam(10_000, 100, 0),
-    move_beam(8_000),
-    move_beam(16_000),
     probe(10_000, 5, 0, Some(2_000_000)),
     beam(20_000, 1_000, 0),
     move_beam(32_000),

@@ -495,3 +495,27 @@ fn lines_shortened_after_a_win_replay_and_are_never_longer() {
         );
     }
 }
+
+/// The unwon 2017 game's first completion (its four `XX` cards, pile 3's
+/// two then pile 5's two, filled with 3♠ 7♠ K♠ 4♥) is won by the
+/// schedule's move beam 8,000, at 5.9 M positions since that beam comes
+/// right after the early exhaustive pass; after the stage beams, where it
+/// came before, the win took 16.5 M positions (at the 10 s limit on this
+/// machine). Positions, not seconds: the count does not depend on the
+/// machine.
+#[test]
+fn the_unwon_game_is_won_early_in_the_schedule() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/deals/unwon-2017.yaml");
+    let deal = spider_analyzer::deal::load(std::path::Path::new(file))
+        .unwrap()
+        .with_unknowns_filled(&cards("3S 7S KS 4H"))
+        .unwrap();
+    let limits = Limits {
+        max_positions: Some(7_000_000),
+        ..Limits::default()
+    };
+    let analysis = analyze(&deal, &limits, &AtomicBool::new(false)).unwrap();
+    assert_eq!(analysis.verdict, Verdict::Winnable);
+    let line = analysis.line.unwrap();
+    verify(&Game::new(&deal).unwrap(), &line).unwrap();
+}
