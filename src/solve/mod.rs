@@ -495,7 +495,8 @@ const SHORT: i32 = 4;
 /// thorough 8,000 in 3 s, `r0-g5005` thorough 1,000 to 4,000), and
 /// `r1-g5014` at 64,000 in 11 s. So after the stage beam 20,000 × 1,000
 /// come the move beam 32,000 (moved up from after the beam 20,000 ×
-/// 4,000), thorough move beams 1,000 to 8,000, move beams 64,000 and
+/// 4,000; since put after the thorough ones, see below), thorough move
+/// beams 1,000 to 8,000, move beams 64,000 and
 /// 128,000; thorough 16,000 and 32,000 after the beam 20,000 × 4,000
 /// (before the exhaustive pass capped at 2 M positions: where a beam left
 /// no favoured line out, only thorough passes run, and a capped pass
@@ -529,6 +530,17 @@ const SHORT: i32 = 4;
 /// against 2.7) and `r2-g5010` (9.0 against 5.6), which the stage beams
 /// behind the move beams win.
 ///
+/// The thorough move beams 1,000 to 8,000, and those ranked by the breaks
+/// alone, come before the move beam 32,000 (2026-11-26), where they came
+/// after it: cheaper passes first, as within each kind the widths double.
+/// Where they do not win they cost 0.1–2.4 s each on the ladder's slow
+/// positions, the move beam 32,000 about 3 s. Traced with every pass run
+/// (one core): `r1-g5020`, won by the thorough 8,000, at 6.9 s instead
+/// of 9.7 s (on the 10 s edge); `r2-g5011` (breaks alone, 4,000) at
+/// 16.2 s instead of 17.4 s; `r1-g5014`, won by the move beam 32,000, at
+/// about 33 s instead of 23.5 s; nothing else on the ladder, PySol
+/// 1..1000, own 4-suit 1..300 or the unwon game gets that far.
+///
 /// Passes that cannot find anything new are left out as the search goes
 /// (see [`worth_running`]): after a beam that left nothing out, every
 /// probe and beam that is not thorough, and then the capped exhaustive
@@ -561,7 +573,6 @@ const SCHEDULE: [(Pass, Option<u64>); 46] = [
     beam(10_000, 100, 0),
     probe(10_000, 5, 0, Some(2_000_000)),
     beam(20_000, 1_000, 0),
-    move_beam(32_000),
     thorough_move_beam(1_000),
     thorough_move_beam(2_000),
     thorough_move_beam(4_000),
@@ -570,6 +581,7 @@ const SCHEDULE: [(Pass, Option<u64>); 46] = [
     thorough_breaks_beam(2_000),
     thorough_breaks_beam(4_000),
     thorough_breaks_beam(8_000),
+    move_beam(32_000),
     move_beam(64_000),
     move_beam(128_000),
     beam(20_000, 4_000, 0),
