@@ -7,7 +7,10 @@
 //! `cargo bench --bench ladder` (60 s per position: up to 80 minutes);
 //! `LADDER_SECONDS=10` for the 10 s figure alone, `LADDER_RUNGS=0,1` for
 //! some rungs, `LADDER_REDUCTIONS=none` for the plain search
-//! (`everywhere`: the dead-end test on every position).
+//! (`everywhere`: the dead-end test on every position), `LADDER_DIR` for
+//! another ladder made the same way from other games, which the solver
+//! was never tuned on (`cargo run --release --example ladder -- 6001 6020
+//! DIR`).
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -48,12 +51,29 @@ fn main() {
         .num_threads(1)
         .build()
         .expect("a one-thread pool");
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/ladder");
+    let dir = std::env::var_os("LADDER_DIR").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/ladder"),
+        std::path::PathBuf::from,
+    );
+    // `rR-gN.yaml` for every game N in the folder, in the order of N.
+    let mut games: Vec<u64> = std::fs::read_dir(&dir)
+        .expect("the ladder's folder can be read")
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name().into_string().ok()?;
+            let (_, game) = name
+                .strip_prefix('r')?
+                .strip_suffix(".yaml")?
+                .split_once("-g")?;
+            game.parse().ok()
+        })
+        .collect();
+    games.sort_unstable();
+    games.dedup();
     println!("rung  game  verdict     seconds  positions  dead ends");
     let mut table = Vec::new();
     for rung in rungs {
         let (mut positions, mut within_10, mut within_limit) = (0, 0, 0);
-        for game in 5001..=5020 {
+        for &game in &games {
             let path = dir.join(format!("r{rung}-g{game}.yaml"));
             let Ok(deal) = load(&path) else { continue };
             let started = Instant::now();

@@ -666,7 +666,7 @@ fn decide(
         return Ok(finish(&search, Verdict::Winnable, None, Some(Vec::new())));
     }
     if limits.reductions.dead_ends
-        && let Some(dead) = prune::dead_end_with(
+        && let Some(dead) = prune::dead_end_at_start(
             &game,
             game.start(),
             limits.reductions.room != RoomTest::Never,

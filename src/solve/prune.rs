@@ -20,7 +20,7 @@ use crate::cards::{Card, KING, Suit};
 use crate::deal::{DECK_CARDS, MAX_STOCK_ROWS, PILES};
 use crate::game::{Game, Position};
 
-use super::room::{self, NoRoom};
+use super::room::{self, Effort, NoRoom};
 
 /// Which sound reductions the exhaustive search uses. All are on by
 /// default; each can be switched off to measure it or to cross-check it.
@@ -287,6 +287,22 @@ pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
 
 /// [`dead_end`], with the room test ([`room::no_room`]) only when `room`.
 pub fn dead_end_with(game: &Game, position: &Position, room: bool) -> Option<DeadEnd> {
+    dead_end_trying(game, position, room, Effort::ENTRY)
+}
+
+/// [`dead_end_with`] for the one position analyzed, before any search:
+/// both relaxed games are searched much further ([`Effort::START`]), since
+/// the test runs once. Trying harder only ever proves more.
+pub fn dead_end_at_start(game: &Game, position: &Position, room: bool) -> Option<DeadEnd> {
+    dead_end_trying(game, position, room, Effort::START)
+}
+
+fn dead_end_trying(
+    game: &Game,
+    position: &Position,
+    room: bool,
+    effort: Effort,
+) -> Option<DeadEnd> {
     if position.is_won() || position.is_reveal() {
         return None;
     }
@@ -339,7 +355,11 @@ pub fn dead_end_with(game: &Game, position: &Position, room: bool) -> Option<Dea
         table.down,
     ));
     let mut search = SlotSearch {
-        budget: SLOT_SEARCH_BUDGET,
+        budget: if effort == Effort::ENTRY {
+            SLOT_SEARCH_BUDGET
+        } else {
+            effort.budget
+        },
         report: None,
         choices: false,
         seen: ahash::AHashSet::new(),
@@ -352,7 +372,7 @@ pub fn dead_end_with(game: &Game, position: &Position, room: bool) -> Option<Dea
             len,
             down,
         };
-        return room::no_room(&piles).map(DeadEnd::NoRoom);
+        return room::no_room_with(&piles, effort).map(DeadEnd::NoRoom);
     }
     // Report the pile hiding the most face-down cards that the first
     // settled state with every row dealt left stuck.

@@ -96,12 +96,46 @@
 use crate::cards::{Card, KING};
 use crate::deal::{DECK_CARDS, PILES};
 
-/// The most states the search visits before it gives up.
+/// The most states the search visits before it gives up, where the
+/// exhaustive search tests a position ([`Effort::ENTRY`]).
 pub const BUDGET: u32 = 2_000;
 
-/// The test gives up (proves nothing) once a relaxed line has emptied this
-/// many piles besides those empty at the start.
+/// There, the test gives up (proves nothing) once a relaxed line has
+/// emptied this many piles besides those empty at the start.
 const EMPTIED_ENOUGH: i16 = 2;
+
+/// How hard one test tries. Giving up, at a budget or at emptied piles,
+/// only ever proves less: a test that tries harder proves every position
+/// lost that one trying less proves, and perhaps more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Effort {
+    /// The most states visited.
+    pub budget: u32,
+    /// Give up once a relaxed line has emptied this many piles besides
+    /// those empty at the start.
+    pub emptied_enough: i16,
+}
+
+impl Effort {
+    /// For the many positions the exhaustive search tests: small, and
+    /// sharing what the thread remembers ([`MEMORY`]).
+    pub const ENTRY: Effort = Effort {
+        budget: BUDGET,
+        emptied_enough: EMPTIED_ENOUGH,
+    };
+    /// For the one position analyzed, before any search: every state of
+    /// the relaxed game up to a million (about a second at the worst;
+    /// 3-6 ms on the ladder's positions with an empty stock), never
+    /// giving up on emptied piles, with a memory of its own. On the 40
+    /// positions of the bench ladder and of a second one made the same way
+    /// from other games (`examples/ladder.rs`, PySol 6001..6020) with the
+    /// stock empty, it proves three lost at the start that the entry
+    /// effort does not (docs/proofs.md).
+    pub const START: Effort = Effort {
+        budget: 1_000_000,
+        emptied_enough: PILES as i16 + 1,
+    };
+}
 
 /// What a failed search saw: the most face-down cards any relaxed line
 /// turns up, and whether any empties a pile.
@@ -129,6 +163,11 @@ pub struct Piles<'a> {
 /// line does, or when the search ran out of budget. The cards must be
 /// exactly the runs still to remove (the caller checks).
 pub fn no_room(piles: &Piles) -> Option<NoRoom> {
+    no_room_with(piles, Effort::ENTRY)
+}
+
+/// [`no_room`], trying as hard as `effort` says.
+pub fn no_room_with(piles: &Piles, effort: Effort) -> Option<NoRoom> {
     let mut state = State {
         prefix: [0; PILES],
         removed: [0; 4],
@@ -167,15 +206,27 @@ pub fn no_room(piles: &Piles) -> Option<NoRoom> {
         }
     }
     state.short = (1..=13).map(|r| state.short_at(r)).sum();
-    MEMORY.with_borrow_mut(|memory| decide(piles, state, &prefixes, memory))
+    if effort == Effort::ENTRY {
+        MEMORY.with_borrow_mut(|memory| decide(piles, state, &prefixes, memory, effort))
+    } else {
+        // The thread's memory holds relaxed "wins" that were only give-ups
+        // at emptied piles: a harder test must not read them.
+        decide(piles, state, &prefixes, &mut Memory::default(), effort)
+    }
 }
 
-/// [`no_room`] from the start's state, with this thread's [`Memory`].
-fn decide(piles: &Piles, state: State, prefixes: &Prefixes, memory: &mut Memory) -> Option<NoRoom> {
+/// [`no_room`] from the start's state, with `memory`.
+fn decide(
+    piles: &Piles,
+    state: State,
+    prefixes: &Prefixes,
+    memory: &mut Memory,
+    effort: Effort,
+) -> Option<NoRoom> {
     let empty_at_start = state.empty;
     // The search that trusts no remembered loss decides (see `MEMORY`).
     let plain = |memory: &mut Memory| {
-        let mut plain = Search::new(false, prefixes, memory, empty_at_start);
+        let mut plain = Search::new(false, prefixes, memory, empty_at_start, effort);
         (!plain.wins(piles, state) && plain.budget > 0)
             .then_some((plain.most_turned_up, plain.a_pile_empties))
     };
@@ -185,7 +236,7 @@ fn decide(piles: &Piles, state: State, prefixes: &Prefixes, memory: &mut Memory)
     // depends on what ran before. (When it met no remembered loss, it was
     // the plain search.)
     let quick_then_plain = |memory: &mut Memory| {
-        let mut quick = Search::new(true, prefixes, memory, empty_at_start);
+        let mut quick = Search::new(true, prefixes, memory, empty_at_start, effort);
         if quick.wins(piles, state) || quick.budget == 0 {
             return None;
         }
@@ -565,6 +616,7 @@ struct Search<'a> {
     most_turned_up: usize,
     a_pile_empties: bool,
     empty_at_start: i16,
+    emptied_enough: i16,
 }
 
 impl<'a> Search<'a> {
@@ -573,6 +625,7 @@ impl<'a> Search<'a> {
         prefixes: &'a Prefixes,
         memory: &'a mut Memory,
         empty_at_start: i16,
+        effort: Effort,
     ) -> Self {
         memory.seen.clear();
         Search {
@@ -580,10 +633,11 @@ impl<'a> Search<'a> {
             trust_lost,
             used_lost: false,
             prefixes,
-            budget: BUDGET,
+            budget: effort.budget,
             most_turned_up: 0,
             a_pile_empties: false,
             empty_at_start,
+            emptied_enough: effort.emptied_enough,
         }
     }
 
@@ -615,8 +669,8 @@ impl<'a> Search<'a> {
         // Giving up here is sound (it only proves less), and two piles
         // emptied leave the relaxed game so much room that it nearly
         // always wins from there: searching on would cost far more than
-        // it proves (docs/proofs.md).
-        if state.empty >= self.empty_at_start + EMPTIED_ENOUGH {
+        // it proves on the many positions of a search (docs/proofs.md).
+        if state.empty >= self.empty_at_start + self.emptied_enough {
             return true;
         }
         let hash = self.hash(piles, &state);

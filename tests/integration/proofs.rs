@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::{Deal, Rules, numbered};
 use spider_analyzer::game::{Game, Move};
-use spider_analyzer::solve::prune::dead_end_with;
+use spider_analyzer::solve::prune::{dead_end_at_start, dead_end_with};
 use spider_analyzer::solve::{Analysis, DeadEnd, Limits, Reductions, RoomTest, Verdict, analyze};
 
 use super::solver::{endgame, naive_winnable, small_case};
@@ -181,6 +181,39 @@ fn a_position_without_room_is_lost_at_the_start() {
         (Verdict::Unwinnable, 238_560)
     );
     no_guided_win(&deal, "r0-g5008");
+}
+
+/// The position analyzed gets a room test that tries much harder than the
+/// ones inside a search (no budget to speak of, no giving up once piles
+/// empty): on the ladder's `r0-g5014` it proves the loss at the start,
+/// where the test of an entry gives up; the plain search agrees, and the
+/// guided passes find no win.
+#[test]
+fn the_start_is_tested_harder_than_a_search_entry() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ladder/r0-g5014.yaml");
+    let deal = spider_analyzer::deal::files::load(path.as_ref()).unwrap();
+    let game = Game::new(&deal).unwrap();
+    assert_eq!(dead_end_with(&game, game.start(), true), None);
+    assert!(matches!(
+        dead_end_at_start(&game, game.start(), true),
+        Some(DeadEnd::NoRoom(_))
+    ));
+    assert_eq!(dead_end_at_start(&game, game.start(), false), None);
+    let analysis = analyze(&deal, &Limits::default(), &AtomicBool::new(false)).unwrap();
+    assert_eq!(analysis.verdict, Verdict::Unwinnable);
+    assert_eq!(analysis.pass, "dead-end test");
+    assert_eq!(
+        analysis.dead_end.unwrap().to_string(),
+        "the cards can never all be removed: a card that moves needs a card one rank higher \
+         to lie on, one card on each, and there are too few of them (at most 4 of the 33 \
+         face-down cards can ever turn up)"
+    );
+    let plain = prove(&deal, Reductions::NONE, 3_000_000);
+    assert_eq!(
+        (plain.verdict, plain.positions),
+        (Verdict::Unwinnable, 1_580_660)
+    );
+    no_guided_win(&deal, "r0-g5014");
 }
 
 /// Positions built to be hard for a reduction: a win only through an empty
