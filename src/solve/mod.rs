@@ -548,6 +548,18 @@ const SHORT: i32 = 4;
 /// about 33 s instead of 23.5 s; nothing else on the ladder, PySol
 /// 1..1000, own 4-suit 1..300 or the unwon game gets that far.
 ///
+/// The thorough move beams 1,000 to 4,000 come before the beam 20,000 ×
+/// 1,000 (2026-11-26), cheaper first again, found on a second ladder made
+/// from games the schedule was never tuned on (`examples/ladder.rs`, PySol
+/// 6001..6020): traced there, the beam 20,000 × 1,000 took 10.2 s on
+/// `r2-g6017` without a win, and the thorough move beam 4,000 behind it
+/// won in 2.3 s. Measured with the whole of both ladders at 10 s (one
+/// core each, two at a time): the bench ladder decides the same 19, 15,
+/// 10 and 19 (`r1-g5020` at 7.2 s, `r2-g5010` at 7.2 s, as before), the
+/// second ladder 18, 15, 14 and 16 instead of 18, 14, 14 and 16
+/// (`r2-g6017` won at 9.1 s instead of 19.2 s). docs/figures.md has the
+/// 60 s figures.
+///
 /// Passes that cannot find anything new are left out as the search goes
 /// (see [`worth_running`]): after a beam that left nothing out, every
 /// probe and beam that is not thorough, and then the capped exhaustive
@@ -579,10 +591,10 @@ const SCHEDULE: [(Pass, Option<u64>); 46] = [
     beam(10_000, 100, 0),
     looking_beam(1_000, 1_000, 200),
     probe(10_000, 5, 0, Some(2_000_000)),
-    beam(20_000, 1_000, 0),
     thorough_move_beam(1_000),
     thorough_move_beam(2_000),
     thorough_move_beam(4_000),
+    beam(20_000, 1_000, 0),
     thorough_move_beam(8_000),
     thorough_breaks_beam(1_000),
     thorough_breaks_beam(2_000),
