@@ -358,7 +358,7 @@ fn dead_end_trying(
         budget: if effort == Effort::ENTRY {
             SLOT_SEARCH_BUDGET
         } else {
-            effort.budget
+            SLOT_SEARCH_BUDGET_AT_START
         },
         report: None,
         choices: false,
@@ -404,6 +404,11 @@ fn dead_end_trying(
 /// The most states the search over empty-pile choices and deal times may
 /// visit before the test gives up (and proves nothing).
 const SLOT_SEARCH_BUDGET: u32 = 200;
+
+/// The same on the position analyzed ([`dead_end_at_start`]): it runs
+/// once, so it may search far more (a state is a 144-byte key in the set
+/// of states seen: 100,000 of them take about 20 MB).
+const SLOT_SEARCH_BUDGET_AT_START: u32 = 100_000;
 
 /// The depth-first search of the relaxed game's choices: its budget, the
 /// state to report, whether an emptied pile ever offered a choice, and the
