@@ -56,8 +56,11 @@ fn main() {
         std::path::PathBuf::from,
     );
     // `rR-gN.yaml` for every game N in the folder, in the order of N.
-    let mut games: Vec<u64> = std::fs::read_dir(&dir)
-        .expect("the ladder's folder can be read")
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|error| {
+        eprintln!("ladder: {}: {error}", dir.display());
+        std::process::exit(2);
+    });
+    let mut games: Vec<u64> = entries
         .filter_map(|entry| {
             let name = entry.ok()?.file_name().into_string().ok()?;
             let (_, game) = name

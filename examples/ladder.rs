@@ -25,19 +25,27 @@ const DEAL_ODDS: usize = 16;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    let number = |at: usize, what: &str| -> u128 {
+        args.get(at)
+            .and_then(|text| text.parse().ok())
+            .unwrap_or_else(|| fail(&format!("{what} must be a whole number")))
+    };
     if args.len() < 4 {
-        eprintln!("usage: ladder FIRST LAST OUT [SEED]");
-        std::process::exit(2);
+        fail("expected FIRST LAST OUT [SEED]");
     }
-    let first: u128 = args[1].parse().expect("FIRST is a game number");
-    let last: u128 = args[2].parse().expect("LAST is a game number");
+    let (first, last) = (number(1, "FIRST"), number(2, "LAST"));
     let out = PathBuf::from(&args[3]);
-    let seed: u64 = args
-        .get(4)
-        .map_or(1, |s| s.parse().expect("SEED is a number"));
-    std::fs::create_dir_all(&out).expect("the output folder can be made");
+    let seed = if args.len() > 4 {
+        number(4, "SEED") as u64
+    } else {
+        1
+    };
+    if let Err(error) = std::fs::create_dir_all(&out) {
+        fail(&format!("{}: {error}", out.display()));
+    }
     for number in first..=last {
-        let deal = pysol::deal(number, Rules::Standard).expect("a PySol game number");
+        let deal = pysol::deal(number, Rules::Standard)
+            .unwrap_or_else(|error| fail(&format!("game {number}: {error}")));
         let game = Game::new(&deal).expect("a PySol deal has the shape of a deal");
         // xorshift, seeded by the game and SEED (never zero).
         let mut state = (number as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ seed | 1;
@@ -96,8 +104,18 @@ fn main() {
                 }
                 text.push_str(&yaml::to_string(&snapshot));
                 let file = out.join(format!("r{rows}-g{number}.yaml"));
-                std::fs::write(&file, text).expect("the position can be written");
+                if let Err(error) = std::fs::write(&file, text) {
+                    fail(&format!("{}: {error}", file.display()));
+                }
             }
         }
     }
+}
+
+/// Says what is wrong and exits with status 2.
+fn fail(message: &str) -> ! {
+    eprintln!(
+        "ladder: {message}\nusage: cargo run --release --example ladder -- FIRST LAST OUT [SEED]"
+    );
+    std::process::exit(2);
 }

@@ -287,20 +287,29 @@ pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
 
 /// [`dead_end`], with the room test ([`room::no_room`]) only when `room`.
 pub fn dead_end_with(game: &Game, position: &Position, room: bool) -> Option<DeadEnd> {
-    dead_end_trying(game, position, room, Effort::ENTRY)
+    dead_end_trying(game, position, room, SLOT_SEARCH_BUDGET, Effort::ENTRY)
 }
 
 /// [`dead_end_with`] for the one position analyzed, before any search:
 /// both relaxed games are searched much further ([`Effort::START`]), since
 /// the test runs once. Trying harder only ever proves more.
 pub fn dead_end_at_start(game: &Game, position: &Position, room: bool) -> Option<DeadEnd> {
-    dead_end_trying(game, position, room, Effort::START)
+    dead_end_trying(
+        game,
+        position,
+        room,
+        SLOT_SEARCH_BUDGET_AT_START,
+        Effort::START,
+    )
 }
 
+/// Both tests, the first relaxation's search visiting at most
+/// `slot_budget` states and the room test trying as hard as `effort`.
 fn dead_end_trying(
     game: &Game,
     position: &Position,
     room: bool,
+    slot_budget: u32,
     effort: Effort,
 ) -> Option<DeadEnd> {
     if position.is_won() || position.is_reveal() {
@@ -355,11 +364,7 @@ fn dead_end_trying(
         table.down,
     ));
     let mut search = SlotSearch {
-        budget: if effort == Effort::ENTRY {
-            SLOT_SEARCH_BUDGET
-        } else {
-            SLOT_SEARCH_BUDGET_AT_START
-        },
+        budget: slot_budget,
         report: None,
         choices: false,
         seen: ahash::AHashSet::new(),

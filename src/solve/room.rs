@@ -114,6 +114,10 @@ pub struct Effort {
     /// Give up once a relaxed line has emptied this many piles besides
     /// those empty at the start.
     pub emptied_enough: i16,
+    /// Whether the test reads and adds to what its thread remembers
+    /// ([`MEMORY`]). Only tests that give up alike may share it: the
+    /// remembered "wins" include give-ups at emptied piles.
+    pub remembers: bool,
 }
 
 impl Effort {
@@ -122,6 +126,7 @@ impl Effort {
     pub const ENTRY: Effort = Effort {
         budget: BUDGET,
         emptied_enough: EMPTIED_ENOUGH,
+        remembers: true,
     };
     /// For the one position analyzed, before any search: every state of
     /// the relaxed game up to a million (about a second at the worst;
@@ -134,6 +139,7 @@ impl Effort {
     pub const START: Effort = Effort {
         budget: 1_000_000,
         emptied_enough: PILES as i16 + 1,
+        remembers: false,
     };
 }
 
@@ -206,11 +212,9 @@ pub fn no_room_with(piles: &Piles, effort: Effort) -> Option<NoRoom> {
         }
     }
     state.short = (1..=13).map(|r| state.short_at(r)).sum();
-    if effort == Effort::ENTRY {
+    if effort.remembers {
         MEMORY.with_borrow_mut(|memory| decide(piles, state, &prefixes, memory, effort))
     } else {
-        // The thread's memory holds relaxed "wins" that were only give-ups
-        // at emptied piles: a harder test must not read them.
         decide(piles, state, &prefixes, &mut Memory::default(), effort)
     }
 }

@@ -160,8 +160,7 @@ fn pysol_14934_is_lost_from_the_start() {
 /// find no win.
 #[test]
 fn a_position_without_room_is_lost_at_the_start() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ladder/r0-g5008.yaml");
-    let deal = spider_analyzer::deal::files::load(path.as_ref()).unwrap();
+    let deal = ladder_position("r0-g5008");
     let game = Game::new(&deal).unwrap();
     assert_eq!(dead_end_with(&game, game.start(), false), None);
     let analysis = analyze(&deal, &Limits::default(), &AtomicBool::new(false)).unwrap();
@@ -190,8 +189,7 @@ fn a_position_without_room_is_lost_at_the_start() {
 /// guided passes find no win.
 #[test]
 fn the_start_is_tested_harder_than_a_search_entry() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ladder/r0-g5014.yaml");
-    let deal = spider_analyzer::deal::files::load(path.as_ref()).unwrap();
+    let deal = ladder_position("r0-g5014");
     let game = Game::new(&deal).unwrap();
     assert_eq!(dead_end_with(&game, game.start(), true), None);
     assert!(matches!(
@@ -214,6 +212,12 @@ fn the_start_is_tested_harder_than_a_search_entry() {
         (Verdict::Unwinnable, 1_580_660)
     );
     no_guided_win(&deal, "r0-g5014");
+}
+
+/// A position of the bench ladder (`benches/ladder/NAME.yaml`).
+fn ladder_position(name: &str) -> Deal {
+    let path = format!("{}/benches/ladder/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
+    spider_analyzer::deal::files::load(path.as_ref()).unwrap()
 }
 
 /// Positions built to be hard for a reduction: a win only through an empty
