@@ -28,8 +28,9 @@
 
 use crate::deal::{DECK_CARDS, PILES};
 
-use super::position::{complete_run, slot_face};
+use super::position::{RUNS_TO_WIN, complete_run, face, slot_face};
 use super::{Game, Move, Position};
+use crate::cards::Card;
 
 const SEEDS: [u64; 2] = [0x243f_6a88_85a3_08d3, 0x1319_8a2e_0370_7344];
 const P0: u64 = 0xa076_1d64_78bd_642f;
@@ -237,6 +238,67 @@ impl Pile {
     }
 }
 
+/// The two piles a shift changes, as its successor holds them, and what
+/// else of the successor they decide: for a search that ranks successors
+/// by their piles and builds only those it keeps (the move beams). It
+/// borrows the parent's cards rather than copying them.
+pub struct ShiftedPiles<'a> {
+    /// The pile the cards left, then the pile they went to.
+    piles: [PileView<'a>; 2],
+    removed: u8,
+    down_total: u32,
+    unknown: bool,
+}
+
+/// A pile of a successor: face-up cards `lower` then `upper` (slices of
+/// the parent's cards), or the one card `turned` up, and `down`
+/// face-down cards.
+struct PileView<'a> {
+    lower: &'a [u8],
+    upper: &'a [u8],
+    turned: Option<u8>,
+    down: u8,
+}
+
+impl ShiftedPiles<'_> {
+    /// Face-down cards on the pile the cards left (`which` 0) or went to
+    /// (1).
+    pub fn face_down(&self, which: usize) -> usize {
+        self.piles[which].down as usize
+    }
+
+    /// The face-up cards of that pile, bottom first; `None` for an
+    /// unknown card (see [`Position::face_up`]).
+    pub fn face_up(&self, which: usize) -> impl Iterator<Item = Option<Card>> + '_ {
+        let pile = &self.piles[which];
+        (pile.lower.iter().chain(pile.upper))
+            .copied()
+            .chain(pile.turned)
+            .map(face)
+    }
+
+    /// The successor's runs removed ([`Position::runs_removed`]).
+    pub fn runs_removed(&self) -> usize {
+        self.removed as usize
+    }
+
+    /// The successor's face-down cards ([`Position::face_down_total`]).
+    pub fn face_down_total(&self) -> usize {
+        self.down_total as usize
+    }
+
+    /// Whether the successor is won ([`Position::is_won`]).
+    pub fn is_won(&self) -> bool {
+        self.removed == RUNS_TO_WIN
+    }
+
+    /// Whether the shift turns up an unknown card ([`Game::apply`] would
+    /// report it among its reveals).
+    pub fn turns_up_unknown(&self) -> bool {
+        self.unknown
+    }
+}
+
 impl Game {
     /// The key and layer of the position `mv` (a legal shift) leads to from
     /// `position`, whose pile hashes are `hashes`: exactly what
@@ -304,6 +366,74 @@ impl Game {
                 | (removed as u64) << 8
                 | (255 - down_total as u64),
         }
+    }
+
+    /// The two piles a legal shift of `count` cards from `from` to `to`
+    /// leaves in `position`, settled as [`Game::apply`] settles them
+    /// ([`Pile::settle`]): exactly the successor's piles `from` and `to`
+    /// (a test checks it against `apply` for every move of random play).
+    pub fn shifted_piles<'a>(
+        &self,
+        position: &'a Position,
+        from: usize,
+        to: usize,
+        count: usize,
+    ) -> ShiftedPiles<'a> {
+        let source = position.face_up_raw(from);
+        let target = position.face_up_raw(to);
+        let keep = source.len() - count;
+        let mut shifted = ShiftedPiles {
+            piles: [
+                PileView {
+                    lower: &source[..keep],
+                    upper: &[],
+                    turned: None,
+                    down: position.down[from],
+                },
+                PileView {
+                    lower: target,
+                    upper: &source[keep..],
+                    turned: None,
+                    down: position.down[to],
+                },
+            ],
+            removed: position.removed,
+            down_total: position.down.iter().map(|&d| d as u32).sum(),
+            unknown: false,
+        };
+        // `from` shows a K..A run left under the cards moved (a position
+        // given may hold one), which goes.
+        if keep >= 13 && complete_run(&source[keep - 13..keep]) {
+            shifted.removed += 1;
+            shifted.piles[0].lower = &source[..keep - 13];
+        }
+        // `to` may complete a K..A run: its last 13 cards, of which the
+        // moved ones are at most 13.
+        let len = target.len() + count;
+        if len >= 13 {
+            let mut top = [0u8; 13];
+            let (below, moved) = top.split_at_mut(13 - count.min(13));
+            below.copy_from_slice(&target[len - 13..]);
+            moved.copy_from_slice(&source[keep..]);
+            if complete_run(&top) {
+                shifted.removed += 1;
+                shifted.piles[1] = PileView {
+                    lower: &target[..len - 13],
+                    upper: &[],
+                    turned: None,
+                    down: position.down[to],
+                };
+            }
+        }
+        for (pile, view) in [from, to].into_iter().zip(&mut shifted.piles) {
+            if view.lower.is_empty() && view.upper.is_empty() && view.down > 0 {
+                shifted.down_total -= 1;
+                let (face, unknown) = self.turn_up(pile, &mut view.down);
+                view.turned = Some(face);
+                shifted.unknown |= unknown;
+            }
+        }
+        shifted
     }
 
     /// [`Game::preview_shift`] for a deal (legal in `position`): every

@@ -19,7 +19,7 @@ mod packed_step;
 mod position;
 mod replay;
 
-pub use expand::{PileHashes, Preview, pile_hash};
+pub use expand::{PileHashes, Preview, ShiftedPiles, pile_hash};
 pub use packed::PackedPosition;
 pub use packed_step::PackedStep;
 pub use position::{Game, IllegalMove, Position, Reveals, Step};

@@ -384,7 +384,7 @@ pub(super) fn complete_run(run: &[u8]) -> bool {
         && run.windows(2).all(|pair| pair[1] + 1 == pair[0])
 }
 
-fn face(byte: u8) -> Option<Card> {
+pub(super) fn face(byte: u8) -> Option<Card> {
     (byte != UNKNOWN_FACE).then(|| Card::from_index(byte))
 }
 

@@ -50,7 +50,12 @@ const MAX_WIDTH: usize = 1 << 17;
 /// one. Measured on PySol 1..3 against the solver's own score less 30 per
 /// row left: the first shorter lines came sooner and were shorter.
 fn chaos(game: &Game, position: &Position, piles: &[PileStat; PILES]) -> i32 {
-    11 * game.rows_left(position) as i32 + piles.iter().map(|pile| pile.chaos).sum::<i32>()
+    chaos_of(game.rows_left(position), piles)
+}
+
+/// [`chaos`] of a position with `rows_left` stock rows and `piles`.
+fn chaos_of(rows_left: usize, piles: &[PileStat; PILES]) -> i32 {
+    11 * rows_left as i32 + piles.iter().map(|pile| pile.chaos).sum::<i32>()
 }
 
 /// What one pile holds of [`chaos`] and of [`moves_needed`].
@@ -99,7 +104,22 @@ impl Kings {
 
 /// The [`PileStat`] of `pile`.
 fn pile_stat(position: &Position, pile: usize, kings: &Kings) -> PileStat {
-    let down = position.face_down_count(pile);
+    pile_stat_of(
+        pile,
+        position.face_down_count(pile),
+        position.face_up(pile),
+        kings,
+    )
+}
+
+/// The [`PileStat`] of pile `pile` holding `down` face-down cards and the
+/// face-up cards `face_up`, bottom first.
+fn pile_stat_of(
+    pile: usize,
+    down: usize,
+    face_up: impl Iterator<Item = Option<Card>>,
+    kings: &Kings,
+) -> PileStat {
     let mut stat = PileStat {
         chaos: 2 * down as i32,
         cuts: down as i32,
@@ -108,7 +128,7 @@ fn pile_stat(position: &Position, pile: usize, kings: &Kings) -> PileStat {
     let is_king = |card: Option<Card>| card.is_none_or(|card| card.rank() == KING);
     let mut below: Option<Option<Card>> = None;
     // Bottom first: each card is judged against the card on it.
-    for card in position.face_up(pile) {
+    for card in face_up {
         match below {
             Some(below) => {
                 let (chaos, cut) = match (below, card) {
@@ -142,12 +162,28 @@ fn pile_stat(position: &Position, pile: usize, kings: &Kings) -> PileStat {
 /// face-down cards (one on the pile it takes from, one where a run it
 /// completes is removed).
 fn moves_needed(game: &Game, position: &Position, piles: &[PileStat; PILES]) -> usize {
+    moves_needed_of(
+        game.rows_left(position),
+        position.runs_removed(),
+        position.face_down_total(),
+        piles,
+    )
+}
+
+/// [`moves_needed`] of a position with `rows_left` stock rows, `runs_removed`,
+/// `face_down` cards face down and `piles`.
+fn moves_needed_of(
+    rows_left: usize,
+    runs_removed: usize,
+    face_down: usize,
+    piles: &[PileStat; PILES],
+) -> usize {
     let cuts: i32 = piles.iter().map(|pile| pile.cuts).sum();
     let king_cuts: i32 = piles.iter().map(|pile| pile.king_cuts).sum();
     // Eight runs win.
-    let runs_left = 8 - position.runs_removed() as i32;
+    let runs_left = 8 - runs_removed as i32;
     let cuts = (cuts - king_cuts.min(runs_left)).max(0) as usize;
-    cuts.max(position.face_down_total().div_ceil(2)) + game.rows_left(position)
+    cuts.max(face_down.div_ceil(2)) + rows_left
 }
 
 /// A winning line no longer than `line` (which must win from the start of
@@ -397,26 +433,62 @@ fn move_beam(
                 continue;
             }
             let (index, position, piles) = &level[at as usize];
-            let step = game.apply(position, mv);
-            if !step.reveals.is_empty() {
+            // A shift is ranked from the two piles it changes, and only
+            // the children kept are built (below): most are dropped.
+            let (child_key, rows_dealt, needed, rank) = match (mv, key) {
+                (Move::Shift { from, to, count }, Some(key)) => {
+                    let (from, to) = (from as usize, to as usize);
+                    let shifted = game.shifted_piles(position, from, to, count as usize);
+                    if shifted.turns_up_unknown() {
+                        continue;
+                    }
+                    if shifted.is_won() {
+                        tree.push((*index, mv));
+                        return Ok(line_to(&tree, tree.len() - 1));
+                    }
+                    let mut child_piles = *piles;
+                    for (which, pile) in [from, to].into_iter().enumerate() {
+                        child_piles[pile] = pile_stat_of(
+                            pile,
+                            shifted.face_down(which),
+                            shifted.face_up(which),
+                            &kings,
+                        );
+                    }
+                    let rows_left = game.rows_left(position);
+                    let needed = moves_needed_of(
+                        rows_left,
+                        shifted.runs_removed(),
+                        shifted.face_down_total(),
+                        &child_piles,
+                    );
+                    let rank =
+                        beam.bound_weight * needed as i32 + chaos_of(rows_left, &child_piles);
+                    (key, position.rows_dealt(), needed, rank)
+                }
+                _ => {
+                    let step = game.apply(position, mv);
+                    if !step.reveals.is_empty() {
+                        continue;
+                    }
+                    let child = step.position;
+                    if child.is_won() {
+                        tree.push((*index, mv));
+                        return Ok(line_to(&tree, tree.len() - 1));
+                    }
+                    let child_piles = child_stats(&child, mv, piles, &kings);
+                    let needed = moves_needed(game, &child, &child_piles);
+                    let key = game.key64(&child);
+                    (key, child.rows_dealt(), needed, rank(&child, &child_piles))
+                }
+            };
+            if depth + needed >= beam.shorter_than {
                 continue;
             }
-            let child = step.position;
-            if child.is_won() {
-                tree.push((*index, mv));
-                return Ok(line_to(&tree, tree.len() - 1));
-            }
-            let child_piles = child_stats(&child, mv, piles, &kings);
-            if depth + moves_needed(game, &child, &child_piles) >= beam.shorter_than {
-                continue;
-            }
-            let child_key = key.unwrap_or_else(|| game.key64(&child));
-            debug_assert_eq!(child_key, game.key64(&child));
             if seen.contains(child_key) || !this_depth.insert(child_key) {
                 continue;
             }
-            let rank = rank(&child, &child_piles);
-            order.push((child.rows_dealt() as u8, rank, next.len() as u32));
+            order.push((rows_dealt as u8, rank, next.len() as u32));
             next.push((at, mv, child_key));
         }
         // The best `width` of each stage (positions that dealt sooner look

@@ -828,6 +828,31 @@ pub fn line_to_best_position(game: &Game, time: Duration) -> Vec<Move> {
     improve::best_reached(game, 200, 500, std::time::Instant::now() + time)
 }
 
+/// One move beam alone from the deal's start (see [`Pass::MoveBeam`]), for
+/// measuring the pass outside the schedule (`examples/move_beam.rs`): a
+/// winning line, replayed and checked, or `None`, and the positions the
+/// beam kept. It stops once it has kept `max_positions` (0: no limit).
+pub fn move_beam_alone(
+    deal: &Deal,
+    width: usize,
+    thorough: bool,
+    breaks_only: bool,
+    max_positions: u64,
+) -> Result<(Option<Vec<Move>>, u64), SolveError> {
+    let game = Game::new(deal)?;
+    let cancel = AtomicBool::new(false);
+    let mut kept = 0u64;
+    let mut count = |_: &crate::game::Position| {
+        kept += 1;
+        max_positions == 0 || kept < max_positions
+    };
+    let line = improve::win_by_move_beam(&game, width, thorough, breaks_only, &cancel, &mut count);
+    if let Some(line) = &line {
+        verify(&game, line)?;
+    }
+    Ok((line, kept))
+}
+
 /// Replays a winning line through the rules: every move legal, the game won
 /// at the end.
 pub fn verify(game: &Game, line: &[Move]) -> Result<(), SolveError> {
