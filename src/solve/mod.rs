@@ -829,7 +829,7 @@ pub fn line_to_best_position(game: &Game, time: Duration) -> Vec<Move> {
 }
 
 /// One move beam alone from the deal's start (see [`Pass::MoveBeam`]), for
-/// measuring the pass outside the schedule (`examples/move_beam.rs`): a
+/// measuring the pass outside the schedule (`benches/move_beam.rs`): a
 /// winning line, replayed and checked, or `None`, and the positions the
 /// beam kept. It stops once it has kept `max_positions` (0: no limit).
 pub fn move_beam_alone(
