@@ -889,6 +889,26 @@ pub fn verify(game: &Game, line: &[Move]) -> Result<(), SolveError> {
 mod tests {
     use super::*;
 
+    /// The move beam alone (what `benches/move_beam.rs` measures) finds the
+    /// same win as in the schedule on `r2-g5007` (a move beam of 2,000
+    /// wins it: 287,312 positions kept, a line of 149 moves), replayed by
+    /// the rules, and stops without a verdict at its position limit.
+    #[test]
+    fn a_move_beam_alone_wins_and_stops_at_its_limit() {
+        let path = format!(
+            "{}/benches/ladder/r2-g5007.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let deal = crate::deal::load(path.as_ref()).unwrap();
+        let (line, kept) = move_beam_alone(&deal, 2_000, false, false, 0).unwrap();
+        let line = line.expect("a move beam of 2,000 wins r2-g5007");
+        assert_eq!((line.len(), kept), (149, 287_312));
+        let game = Game::new(&deal).unwrap();
+        assert!(verify(&game, &line).is_ok());
+        let (line, kept) = move_beam_alone(&deal, 2_000, false, false, 1_000).unwrap();
+        assert_eq!((line, kept), (None, 1_000));
+    }
+
     /// `analyze` relies on it: only an exhaustive pass without a cap always
     /// decides or stops.
     #[test]
