@@ -336,9 +336,10 @@ fn move_beam(
     count: &mut dyn FnMut(&Position) -> bool,
 ) -> Result<Vec<Move>, Vec<Move>> {
     let kings = Kings::of(game);
-    let rank = |position: &Position, piles: &[PileStat; PILES]| {
-        beam.bound_weight * moves_needed(game, position, piles) as i32
-            + chaos(game, position, piles)
+    // The rank of a child with `rows_left` stock rows, `needed` moves at
+    // least still to make (`moves_needed`) and `piles`.
+    let rank = |rows_left: usize, needed: usize, piles: &[PileStat; PILES]| {
+        beam.bound_weight * needed as i32 + chaos_of(rows_left, piles)
     };
     // Every position kept, with its parent and the move that reached it.
     let mut tree: Vec<(u32, Move)> = vec![(u32::MAX, Move::Deal)];
@@ -462,8 +463,7 @@ fn move_beam(
                         shifted.face_down_total(),
                         &child_piles,
                     );
-                    let rank =
-                        beam.bound_weight * needed as i32 + chaos_of(rows_left, &child_piles);
+                    let rank = rank(rows_left, needed, &child_piles);
                     (key, position.rows_dealt(), needed, rank)
                 }
                 _ => {
@@ -479,7 +479,8 @@ fn move_beam(
                     let child_piles = child_stats(&child, mv, piles, &kings);
                     let needed = moves_needed(game, &child, &child_piles);
                     let key = game.key64(&child);
-                    (key, child.rows_dealt(), needed, rank(&child, &child_piles))
+                    let rank = rank(game.rows_left(&child), needed, &child_piles);
+                    (key, child.rows_dealt(), needed, rank)
                 }
             };
             if depth + needed >= beam.shorter_than {
@@ -526,6 +527,8 @@ fn move_beam(
             let (parent, mv, child_key) = next[at as usize];
             let (parent_index, parent_position, parent_piles) = &level[parent as usize];
             let child = game.apply(parent_position, mv).position;
+            // The key ranked by is the built child's (see `preview_shift`).
+            debug_assert_eq!(child_key, game.key64(&child));
             let piles = child_stats(&child, mv, parent_piles, &kings);
             seen.insert(child_key);
             tree.push((*parent_index, mv));
