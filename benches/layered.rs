@@ -17,6 +17,11 @@
 //!    threads.
 //! 3. N-queens n = 14 through the engine (all threads) against the plain
 //!    bitmask counter of `benches/explore.rs`. Target: within 2×.
+//! 4. `compress`: the waiting states kept compressed from the start
+//!    (`Layered::compress_above(0)`) against never, one thread, runs in
+//!    turn: the time it costs and the memory it saves, on the unwon game's
+//!    first stages and on a ladder position's exhaustive pass (the first
+//!    `LAYERED_BENCH_POSITIONS` positions of each).
 //!
 //! Run: `cargo bench --bench layered` (about 10 minutes with 3 runs).
 
@@ -276,6 +281,86 @@ fn exhaustive_stage_searches() {
     }
 }
 
+/// What keeping the waiting states compressed costs and saves: the same
+/// searches with compression from the start and without, one thread, in
+/// turn.
+fn compression() {
+    use spider_analyzer::solve::exhaustive::ExhaustiveProblem;
+    let max: u64 = std::env::var("LAYERED_BENCH_POSITIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2_000_000);
+    let limits = Limits {
+        max_positions: Some(max),
+        ..Limits::default()
+    };
+    let unwon =
+        load(concat!(env!("CARGO_MANIFEST_DIR"), "/deals/unwon-2017.yaml").as_ref()).unwrap();
+    let ladder =
+        load(concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ladder/r2-g5009.yaml").as_ref())
+            .unwrap();
+    let report = |name: &str, run: &dyn Fn(u64) -> (f64, u64, u64)| {
+        let mut times = [vec![], vec![]];
+        let mut peaks = [0, 0];
+        let mut counts = [0, 0];
+        for _ in 0..runs() {
+            for (i, above) in [u64::MAX, 0].into_iter().enumerate() {
+                let (seconds, peak, positions) = run(above);
+                times[i].push(seconds);
+                peaks[i] = peak;
+                counts[i] = positions;
+            }
+        }
+        assert_eq!(counts[0], counts[1], "{name}: the same positions");
+        let (plain, packed) = (median(times[0].clone()), median(times[1].clone()));
+        println!(
+            "{name}: {} positions; plain {plain:.2} s, engine peak {:.0} MB; compressed {packed:.2} s \
+             ({:.2}x the time), engine peak {:.0} MB ({:.2}x the memory)",
+            counts[0],
+            peaks[0] as f64 / 1e6,
+            packed / plain,
+            peaks[1] as f64 / 1e6,
+            peaks[1] as f64 / peaks[0] as f64
+        );
+    };
+    let game = Game::new(&unwon).unwrap();
+    let stage = StageProblem::new(&game, Scope::Stage(1));
+    report("unwon-2017, stages 0-1, first positions", &|above| {
+        let started = Instant::now();
+        let outcome = Layered::new(&stage)
+            .stop(Stop::Exhaust)
+            .jobs(Some(1))
+            .limits(limits.clone())
+            .compress_above(above)
+            .run()
+            .unwrap();
+        let stats = outcome.stats;
+        (
+            started.elapsed().as_secs_f64(),
+            stats.peak_memory_bytes,
+            stats.positions,
+        )
+    });
+    let game = Game::new(&ladder).unwrap();
+    let exhaustive = ExhaustiveProblem::new(&game);
+    report("r2-g5009, exhaustive pass, first positions", &|above| {
+        let started = Instant::now();
+        let outcome = Layered::new(&exhaustive)
+            .stop(Stop::Exhaust)
+            .jobs(Some(1))
+            .limits(limits.clone())
+            .compress_above(above)
+            .run()
+            .unwrap();
+        let stats = outcome.stats;
+        (
+            started.elapsed().as_secs_f64(),
+            stats.peak_memory_bytes,
+            stats.positions,
+        )
+    });
+}
+
 /// The plain bitmask N-queens counter, with an explicit stack (as in
 /// `benches/explore.rs`).
 fn baseline_queens(n: u32) -> u64 {
@@ -353,6 +438,9 @@ fn main() {
     }
     if wanted("graph") {
         graph_count_against_stats();
+    }
+    if wanted("compress") {
+        compression();
     }
     println!(
         "bench done in {:.0} s; load average at the end: {}",

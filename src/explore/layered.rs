@@ -57,6 +57,9 @@ use super::{End, Limits, NodeKind, Problem, Stop, StopReason};
 /// Fingerprint shards: successors are partitioned by the top 8 bits of
 /// their fingerprint, and each shard is deduplicated by one thread.
 pub const SHARDS: usize = 256;
+/// Bytes held past which, without a memory limit, the states that wait are
+/// kept compressed (see [`Layered::compress_above`]).
+const DEFAULT_COMPRESS_ABOVE: u64 = 2 << 30;
 /// States expanded by one work unit (one rayon task).
 const UNIT: usize = 1024;
 /// States expanded between two deduplications (and limit checks).
@@ -323,6 +326,7 @@ where
     on_leaf: Option<LeafCallback<'a, P::State>>,
     on_progress: Option<ProgressCallback<'a>>,
     note: Option<(NoteSave<'a>, NoteRestore<'a>)>,
+    compress_above: Option<u64>,
 }
 
 impl<'a, P: PackedProblem> Layered<'a, P>
@@ -343,7 +347,19 @@ where
             on_leaf: None,
             on_progress: None,
             note: None,
+            compress_above: None,
         }
+    }
+
+    /// Keeps the states that wait to be expanded compressed (LZ4, a chunk
+    /// of 256 KiB at a time) once the search holds more than `bytes`. The
+    /// default is a quarter of [`Limits::max_memory`], or 2 GiB without
+    /// one: small searches run at full speed, large ones hold two to four
+    /// times more states before the memory limit stops them. Counts and
+    /// verdicts do not depend on it.
+    pub fn compress_above(mut self, bytes: u64) -> Self {
+        self.compress_above = Some(bytes);
+        self
     }
 
     /// Deduplication on (the default) or off (for trees only: a problem
@@ -493,11 +509,17 @@ where
             .sum();
 
         let mut goal: Option<FoundGoal<P::State>> = None;
+        let mut compressing = false;
+        let compress_above = self.compress_above.unwrap_or_else(|| {
+            self.limits
+                .max_memory
+                .map_or(DEFAULT_COMPRESS_ABOVE, |max| max / 4)
+        });
         let end = 'search: loop {
             let Some((layer, buckets)) = pending_pop(&mut pending) else {
                 break End::Exhausted;
             };
-            pending_bytes -= buckets.iter().map(bucket_bytes).sum::<u64>();
+            pending_bytes = pending_bytes.saturating_sub(buckets.iter().map(bucket_bytes).sum());
             let mut spill = match &self.checkpoint {
                 Some((dir, _)) => Some(SpillWriter::create(dir, layer)?),
                 None => None,
@@ -541,6 +563,22 @@ where
                 }
                 let keep_leaves = self.on_leaf.is_some();
                 for batch in units.chunks(BATCH / UNIT) {
+                    // Records kept compressed are brought back for the batch.
+                    if compressing {
+                        let mut ranges = vec![(usize::MAX, 0); SHARDS];
+                        for &(shard, from, to) in batch.iter().flatten() {
+                            ranges[shard].0 = ranges[shard].0.min(from);
+                            ranges[shard].1 = ranges[shard].1.max(to);
+                        }
+                        pool.install(|| {
+                            frontier
+                                .par_iter_mut()
+                                .zip(ranges)
+                                .for_each(|(arena, (from, to))| {
+                                    arena.thaw(from, to);
+                                })
+                        });
+                    }
                     let mut outs: Vec<UnitOut<P::State>> = pool.install(|| {
                         batch
                             .par_iter()
@@ -605,13 +643,13 @@ where
                     // buffers, each shard by one thread.
                     let later_count: usize = laters.iter().map(ByShard::len).sum();
                     let spilling = spill.is_some();
-                    let (bytes, dups, to_spill) = pool.install(|| {
+                    let (dups, to_spill) = pool.install(|| {
                         pending
                             .par_iter_mut()
                             .enumerate()
                             .with_min_len(shards_per_task(later_count))
                             .map(|(shard, pending)| {
-                                let mut context = (pending, 0, 0, Vec::new());
+                                let mut context = (pending, 0, Vec::new());
                                 let entries = laters.iter().flat_map(|o| o.shard(shard));
                                 for_each_prefetched(
                                     &mut context,
@@ -621,7 +659,7 @@ where
                                             bucket.table.prefetch(e.fp);
                                         }
                                     },
-                                    |(pending, bytes, dups, to_spill), e| {
+                                    |(pending, dups, to_spill), e| {
                                         assert!(
                                             e.layer > layer,
                                             "a move led from layer {layer} to layer {}: \
@@ -632,7 +670,6 @@ where
                                         if bucket.table.insert(e.fp) {
                                             build(problem, &frontier, e, &mut bucket.arena);
                                             let at = bucket.arena.len() - 1;
-                                            *bytes += pending_record_bytes(bucket.arena.get(at));
                                             if spilling {
                                                 to_spill.push((e.layer, e.fp, at as u32));
                                             }
@@ -641,29 +678,27 @@ where
                                         }
                                     },
                                 );
-                                let (_, bytes, dups, to_spill) = context;
-                                (bytes, dups, (shard, to_spill))
+                                let (_, dups, to_spill) = context;
+                                (dups, (shard, to_spill))
                             })
                             .fold(
-                                || (0, 0, Vec::new()),
+                                || (0, Vec::new()),
                                 |mut a, b| {
                                     a.0 += b.0;
-                                    a.1 += b.1;
-                                    if !b.2.1.is_empty() {
-                                        a.2.push(b.2);
+                                    if !b.1.1.is_empty() {
+                                        a.1.push(b.1);
                                     }
                                     a
                                 },
                             )
                             .reduce(
-                                || (0, 0, Vec::new()),
+                                || (0, Vec::new()),
                                 |mut a, b| {
-                                    a.2.extend(b.2);
-                                    (a.0 + b.0, a.1 + b.1, a.2)
+                                    a.1.extend(b.1);
+                                    (a.0 + b.0, a.1)
                                 },
                             )
                     });
-                    pending_bytes += bytes;
                     here.duplicates += dups;
                     if let Some(spill) = &mut spill {
                         for (shard, records) in to_spill {
@@ -672,6 +707,38 @@ where
                                 spill.write(target, fp, record)?;
                             }
                         }
+                    }
+                    // The frontier is expanded in shard order, each shard's
+                    // records in order, and nothing reads a record again
+                    // once its batch is done (its successors are built):
+                    // the chunks behind the batch go now, so the frontier
+                    // shrinks while the next one grows.
+                    for &(shard, _, to) in batch.iter().flatten() {
+                        frontier[shard].free_before(to);
+                    }
+                    // Past `compress_above` bytes, the records that wait
+                    // (the next frontier, the later layers) are kept
+                    // compressed, a full chunk at a time; the pending
+                    // layers' bytes are counted afresh.
+                    let compress = compressing;
+                    pending_bytes = pool.install(|| {
+                        pending
+                            .par_iter_mut()
+                            .map(|layers| {
+                                layers
+                                    .values_mut()
+                                    .map(|bucket| {
+                                        if compress {
+                                            bucket.arena.compact();
+                                        }
+                                        bucket_bytes(bucket)
+                                    })
+                                    .sum::<u64>()
+                            })
+                            .sum()
+                    });
+                    if compress {
+                        pool.install(|| next.par_iter_mut().for_each(Arena::compact));
                     }
                     let mut leaves = Vec::new();
                     for out in outs {
@@ -694,6 +761,7 @@ where
                             tables.iter().map(|t| t.len()).sum::<usize>() as u64;
                     }
                     stats.peak_memory_bytes = stats.peak_memory_bytes.max(memory);
+                    compressing |= memory > compress_above;
                     let snapshot = |stats: &LayeredStats, here: &LayerStats| {
                         let mut s = stats.clone();
                         s.add_counts(here);
@@ -1308,15 +1376,9 @@ fn memory(tables: &[FpTable], frontier: &[Arena], next: &[Arena], pending_bytes:
         + pending_bytes
 }
 
-/// Bytes a pending record takes: the record, its end offset and about 20
-/// bytes of table.
-fn pending_record_bytes(record: &[u8]) -> u64 {
-    record.len() as u64 + 4 + 20
-}
-
-/// Bytes a pending bucket takes, counted as [`pending_record_bytes`] does.
+/// Bytes a pending bucket takes: its table and its records.
 fn bucket_bytes(bucket: &Bucket) -> u64 {
-    (bucket.arena.end() + bucket.arena.len() * 24) as u64
+    bucket.table.bytes() + bucket.arena.bytes()
 }
 
 /// The most bytes a record is expected to take: a Spider position with
@@ -1324,8 +1386,14 @@ fn bucket_bytes(bucket: &Bucket) -> u64 {
 /// depth.
 const RECORD_ROOM: usize = 160;
 
-/// Bytes in a full chunk of an [`Arena`].
-const CHUNK: usize = 1 << 18;
+thread_local! {
+    /// Room for one compressed chunk (see [`Arena::compact`]).
+    static COMPRESSED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Bytes in a full chunk of an [`Arena`] (4 KiB in the unit tests, so
+/// that small searches fill, compress and free many chunks).
+const CHUNK: usize = if cfg!(test) { 1 << 12 } else { 1 << 18 };
 
 /// Packed records one after another, in chunks of [`CHUNK`] bytes, and
 /// where each record ends.
@@ -1338,9 +1406,18 @@ const CHUNK: usize = 1 << 18;
 /// exhaustive pass's time: the C library remaps rather than copies only
 /// allocations above its mmap threshold, which rises to 32 MiB once such
 /// blocks are freed.)
+///
+/// Full chunks of records that wait (the next frontier, the pending
+/// layers) can be compressed ([`Arena::compact`]) and are decompressed
+/// just before their records are read ([`Arena::thaw`]): a chunk is then
+/// either in `chunks` (readable) or in `packed`, never both.
 #[derive(Default)]
 struct Arena {
     chunks: Vec<Vec<u8>>,
+    /// LZ4 blocks of the chunks compressed (empty where a chunk is not).
+    packed: Vec<Box<[u8]>>,
+    /// The chunks below this one are compressed or freed.
+    compacted: usize,
     /// Where each record ends, as an offset in which chunk `k` starts at
     /// `k * CHUNK` (see [`Arena::slice`]).
     ends: Vec<u32>,
@@ -1459,7 +1536,80 @@ impl Arena {
     }
 
     fn bytes(&self) -> u64 {
-        (self.chunks.iter().map(Vec::capacity).sum::<usize>() + self.ends.capacity() * 4) as u64
+        (self.chunks.iter().map(Vec::capacity).sum::<usize>()
+            + self.packed.iter().map(|p| p.len()).sum::<usize>()
+            + self.ends.capacity() * 4) as u64
+    }
+
+    /// Where record `i` starts (as [`Arena::get_at`] gives it), without
+    /// reading it.
+    fn start_of(&self, i: usize) -> usize {
+        let end = self.ends[i] as usize;
+        let from = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        if end > from {
+            from.max((end - 1) / CHUNK * CHUNK)
+        } else {
+            from
+        }
+    }
+
+    /// Compresses every full chunk not compressed yet (all but the last,
+    /// which records are still written to). Records in them cannot be read
+    /// until [`Arena::thaw`] brings them back.
+    fn compact(&mut self) {
+        let full = self.chunks.len().saturating_sub(1);
+        if self.packed.len() < full {
+            self.packed.resize_with(full, Default::default);
+        }
+        for k in self.compacted..full {
+            let chunk = std::mem::take(&mut self.chunks[k]);
+            if !chunk.is_empty() {
+                // Compressed into scratch room for the worst case, then
+                // copied into a block of its own size: a block shrunk in
+                // place would leave a hole too small for the next one.
+                COMPRESSED.with_borrow_mut(|room| {
+                    room.resize(lz4_flex::block::get_maximum_output_size(CHUNK) + 4, 0);
+                    let len = lz4_flex::block::compress_into(&chunk, &mut room[4..])
+                        .expect("room for the worst case");
+                    room[..4].copy_from_slice(&(chunk.len() as u32).to_le_bytes());
+                    self.packed[k] = room[..4 + len].into();
+                });
+            }
+        }
+        self.compacted = self.compacted.max(full);
+    }
+
+    /// Decompresses the chunks that hold records `from..to`, so they can
+    /// be read.
+    fn thaw(&mut self, from: usize, to: usize) {
+        if from >= to || self.packed.is_empty() {
+            return;
+        }
+        let first = self.start_of(from) / CHUNK;
+        let last = self.start_of(to - 1) / CHUNK;
+        for k in first..=last.min(self.packed.len().saturating_sub(1)) {
+            if !self.packed[k].is_empty() {
+                let packed = std::mem::take(&mut self.packed[k]);
+                self.chunks[k] = lz4_flex::block::decompress_size_prepended(&packed)
+                    .expect("an arena's chunks decompress as they were compressed");
+            }
+        }
+    }
+
+    /// Frees the chunks that hold only records before record `i` (all of
+    /// them when `i` is the length): those records can no longer be read.
+    fn free_before(&mut self, i: usize) {
+        let chunks = if i >= self.len() {
+            self.chunks.len()
+        } else {
+            self.start_of(i) / CHUNK
+        };
+        for chunk in &mut self.chunks[..chunks] {
+            *chunk = Vec::new();
+        }
+        for packed in self.packed.iter_mut().take(chunks) {
+            *packed = Box::default();
+        }
     }
 }
 
@@ -1721,5 +1871,96 @@ mod tests {
         let held: usize = written.iter().map(Vec::len).sum();
         let waste = arena.bytes() as usize - held - arena.ends.capacity() * 4;
         assert!(waste < CHUNK + arena.chunks.len() * RECORD_ROOM, "{waste}");
+    }
+
+    /// Compressed while it is written, as the next frontier and the
+    /// pending layers are, an arena gives back every record once thawed a
+    /// range at a time, in order, as the search reads a frontier; freed
+    /// behind, it lets its memory go.
+    #[test]
+    fn a_compressed_arena_gives_back_every_record() {
+        let mut arena = Arena::default();
+        let mut written = Vec::new();
+        let mut x = 99u64;
+        for i in 0..20_000usize {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            // Spider-like records: a shared head, then a few random bytes.
+            let len = 20 + (x >> 58) as usize;
+            let mut record: Vec<u8> = (0..len).map(|k| (k % 13) as u8).collect();
+            record[(x >> 40) as usize % len] = (x >> 8) as u8;
+            arena.push(&record);
+            written.push(record);
+            if i % 700 == 0 {
+                arena.compact();
+            }
+        }
+        let plain = arena.end() as u64;
+        arena.compact();
+        let chunks = arena.chunks.len();
+        assert!(chunks > 50, "{chunks} chunks");
+        assert!(arena.chunks[..chunks - 1].iter().all(Vec::is_empty));
+        assert!(
+            arena.bytes() * 3 < plain,
+            "{} bytes held for {plain}",
+            arena.bytes()
+        );
+        let mut from = 0;
+        let mut step = 1;
+        while from < written.len() {
+            let to = (from + step).min(written.len());
+            arena.thaw(from, to);
+            for (i, record) in written.iter().enumerate().take(to).skip(from) {
+                assert_eq!(arena.get(i), &record[..], "{i}");
+            }
+            arena.free_before(to);
+            from = to;
+            step = step * 3 % 1_000 + 1;
+        }
+        assert!(arena.bytes() as usize <= arena.ends.capacity() * 4 + CHUNK);
+    }
+
+    /// Counts, layer by layer, do not depend on keeping the waiting states
+    /// compressed, on one thread or two.
+    #[test]
+    fn compressing_the_waiting_states_changes_no_count() {
+        use crate::deal::{Rules, pysol};
+        use crate::game::Game;
+        use crate::solve::exhaustive::ExhaustiveProblem;
+        let deal = pysol::deal(3, Rules::Standard).unwrap();
+        let game = Game::new(&deal).unwrap();
+        let problem = ExhaustiveProblem::new(&game);
+        let run = |compress_above: u64, jobs: usize| {
+            let outcome = Layered::new(&problem)
+                .stop(Stop::Exhaust)
+                .limits(Limits {
+                    max_positions: Some(300_000),
+                    ..Limits::default()
+                })
+                .jobs(Some(jobs))
+                .compress_above(compress_above)
+                .run()
+                .unwrap();
+            let figures: Vec<_> = outcome
+                .stats
+                .layers
+                .iter()
+                .map(|l| (l.layer, l.positions, l.moves, l.dead, l.expanded))
+                .collect();
+            (
+                outcome.stats.positions,
+                figures,
+                outcome.stats.peak_memory_bytes,
+            )
+        };
+        let (positions, plain, plain_memory) = run(u64::MAX, 1);
+        assert!(positions >= 300_000, "{positions}");
+        assert!(plain.len() > 3, "{plain:?}");
+        for jobs in [1, 2] {
+            let (_, compressed, memory) = run(0, jobs);
+            assert_eq!(compressed, plain, "{jobs} threads");
+            assert!(memory < plain_memory, "{memory} against {plain_memory}");
+        }
     }
 }
