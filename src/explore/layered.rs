@@ -1963,4 +1963,53 @@ mod tests {
             assert!(memory < plain_memory, "{memory} against {plain_memory}");
         }
     }
+
+    /// A search that keeps its waiting states compressed writes the same
+    /// checkpoints (they are written before a chunk is compressed) and,
+    /// stopped and resumed, counts what an uninterrupted plain one does.
+    #[test]
+    fn a_compressed_search_resumes_with_the_same_counts() {
+        use crate::deal::{Rules, pysol};
+        use crate::game::Game;
+        use crate::solve::stage::{Scope, StageProblem};
+        let deal = pysol::deal(14934, Rules::Standard).unwrap();
+        let game = Game::new(&deal).unwrap();
+        let problem = StageProblem::new(&game, Scope::Stage(2));
+        let figures = |stats: &LayeredStats| -> Vec<_> {
+            stats
+                .layers
+                .iter()
+                .map(|l| (l.layer, l.positions, l.moves, l.entries))
+                .collect()
+        };
+        let whole = Layered::new(&problem)
+            .stop(Stop::Exhaust)
+            .jobs(Some(1))
+            .compress_above(u64::MAX)
+            .run()
+            .unwrap();
+        assert_eq!(whole.stats.positions, 50_810);
+        let dir = tempfile::tempdir().unwrap();
+        let mut runs = 0;
+        let stats = loop {
+            runs += 1;
+            let outcome = Layered::new(&problem)
+                .stop(Stop::Exhaust)
+                .jobs(Some(2))
+                .limits(Limits {
+                    max_positions: (runs < 3).then(|| whole.stats.positions * runs / 3),
+                    ..Limits::default()
+                })
+                .compress_above(0)
+                .checkpoint(dir.path(), "compressed")
+                .run()
+                .unwrap();
+            if outcome.end == End::Exhausted {
+                break outcome.stats;
+            }
+            assert!(runs < 3);
+        };
+        assert!(stats.resumed_layers > 0);
+        assert_eq!(figures(&stats), figures(&whole.stats));
+    }
 }
