@@ -22,7 +22,9 @@
 //!   [`Problem::fingerprint`] in a compact open-addressing table ([`FpTable`]:
 //!   16-byte slots, at most 95 % full, grown by 18 % at a time), 16.8 to
 //!   19.9 bytes a state; the states waiting to be expanded are kept packed
-//!   ([`PackedProblem::pack`]) in flat byte arenas.
+//!   ([`PackedProblem::pack`]) in byte arenas of 256 KiB chunks, freed as
+//!   the frontier is read and, once the search holds a quarter of its
+//!   memory limit, compressed ([`Layered::compress_above`]).
 //! - **Resumable.** With [`Layered::checkpoint`], the search writes at each
 //!   layer boundary what it sent to later layers and a small manifest (each
 //!   file written to a temporary name, synced, then renamed, so a crash
