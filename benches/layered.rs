@@ -30,7 +30,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use spider_analyzer::deal::{Rules, load, pysol};
-use spider_analyzer::explore::layered::Layered;
+use spider_analyzer::explore::layered::{Layered, PackedProblem};
 use spider_analyzer::explore::{Limits, Order, Search, Stop};
 use spider_analyzer::game::Game;
 use spider_analyzer::puzzles::queens::Queens;
@@ -326,39 +326,36 @@ fn compression() {
     let game = Game::new(&unwon).unwrap();
     let stage = StageProblem::new(&game, Scope::Stage(1));
     report("unwon-2017, stages 0-1, first positions", &|above| {
-        let started = Instant::now();
-        let outcome = Layered::new(&stage)
-            .stop(Stop::Exhaust)
-            .jobs(Some(1))
-            .limits(limits.clone())
-            .compress_above(above)
-            .run()
-            .unwrap();
-        let stats = outcome.stats;
-        (
-            started.elapsed().as_secs_f64(),
-            stats.peak_memory_bytes,
-            stats.positions,
-        )
+        compressed_run(&stage, &limits, above)
     });
     let game = Game::new(&ladder).unwrap();
     let exhaustive = ExhaustiveProblem::new(&game);
     report("r2-g5009, exhaustive pass, first positions", &|above| {
-        let started = Instant::now();
-        let outcome = Layered::new(&exhaustive)
-            .stop(Stop::Exhaust)
-            .jobs(Some(1))
-            .limits(limits.clone())
-            .compress_above(above)
-            .run()
-            .unwrap();
-        let stats = outcome.stats;
-        (
-            started.elapsed().as_secs_f64(),
-            stats.peak_memory_bytes,
-            stats.positions,
-        )
+        compressed_run(&exhaustive, &limits, above)
     });
+}
+
+/// One thread's search of `problem` within `limits`, compressing past
+/// `above` bytes: its seconds, the engine's peak estimate and positions.
+fn compressed_run<P: PackedProblem>(problem: &P, limits: &Limits, above: u64) -> (f64, u64, u64)
+where
+    P::State: Send,
+    P::Move: Send,
+{
+    let started = Instant::now();
+    let stats = Layered::new(problem)
+        .stop(Stop::Exhaust)
+        .jobs(Some(1))
+        .limits(limits.clone())
+        .compress_above(above)
+        .run()
+        .unwrap()
+        .stats;
+    (
+        started.elapsed().as_secs_f64(),
+        stats.peak_memory_bytes,
+        stats.positions,
+    )
 }
 
 /// The plain bitmask N-queens counter, with an explicit stack (as in
