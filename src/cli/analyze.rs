@@ -115,6 +115,10 @@ pub struct Args {
     /// Switch off pile symmetry once the stock is empty (see docs/proofs.md).
     #[arg(long)]
     no_symmetry: bool,
+    /// Let the room test move a card with other cards on it: without the
+    /// make-way rule it proves fewer positions lost (see docs/proofs.md).
+    #[arg(long)]
+    no_make_way: bool,
     /// Run only the exhaustive search (the proof), none of the guided
     /// passes that look for a win first.
     #[arg(long)]
@@ -167,6 +171,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 args.room
             },
             symmetry: !args.no_symmetry,
+            make_way: !args.no_make_way,
         },
         exhaustive_only: args.exhaustive_only,
         shorten_time: super::seconds("--shorten-time", args.shorten_time)?,

@@ -38,7 +38,7 @@ use crate::explore::layered::{PackedProblem, Successor};
 use crate::explore::{NodeKind, Problem};
 use crate::game::{Game, Move, PackedStep, Position, Step};
 
-use super::prune::{Reductions, RoomTest, dead_end_with};
+use super::prune::{Reductions, RoomRule, RoomTest, dead_end_with};
 use super::stage::{layer_of, push_previews};
 
 /// A state of the exhaustive pass: a position (with the `XX` slots the move
@@ -215,14 +215,19 @@ impl<'g> ExhaustiveProblem<'g> {
         })
     }
 
-    /// Whether the room test runs on `visit` (where the dead-end test runs).
+    /// The room test that runs on `visit` (where the dead-end test runs).
     #[inline]
-    fn room(&self, visit: &Visit) -> bool {
-        match self.reductions.room {
+    fn room(&self, visit: &Visit) -> RoomRule {
+        let here = match self.reductions.room {
             // The position analyzed is tested before the search.
             RoomTest::Never | RoomTest::Start => false,
             RoomTest::Deals => visit.dealt,
             RoomTest::Entries => true,
+        };
+        if here {
+            RoomRule::of(&self.reductions)
+        } else {
+            RoomRule::Off
         }
     }
 

@@ -678,11 +678,8 @@ fn decide(
         return Ok(finish(&search, Verdict::Winnable, None, Some(Vec::new())));
     }
     if limits.reductions.dead_ends
-        && let Some(dead) = prune::dead_end_at_start(
-            &game,
-            game.start(),
-            limits.reductions.room != RoomTest::Never,
-        )
+        && let Some(dead) =
+            prune::dead_end_at_start(&game, game.start(), prune::RoomRule::of(&limits.reductions))
     {
         let mut analysis = finish(&search, Verdict::Unwinnable, None, None);
         analysis.pass = "dead-end test";

@@ -61,6 +61,25 @@
 //! leaves the prefixes as they are. So when no relaxed line removes every
 //! card, no real line does, and the position is lost.
 //!
+//! # The make-way rule
+//!
+//! A real move takes a card off its pile only with the cards on it that
+//! continue it as a run of its suit: whatever else lay on it must have
+//! made way first. So when a prefix's top card `c`, of rank `r` and suit
+//! `s`, leaves, the cards then lying on it (in the arrangement read from
+//! the real position, as above) are a run of `s` from rank `r - 1` down,
+//! and they are moved cards: `c` is the prefix's top, and the prefix's
+//! cards above it that leave in the same move have left before it in the
+//! relaxed game. When no copy of the card of rank `r - 1` and suit `s` is
+//! a moved card, nothing lies on `c` at that moment, so the chains hold
+//! every moved card of rank `r - 1` without the place `c` gives: the room
+//! condition holds with `n_r` one less. With `s_r` as below, that is one
+//! place short more where `s_(r-1) <= 0`, so the leave needs a pile with
+//! no prefix to spare there. (An ace has nothing on it.) The relaxed game
+//! with this rule still follows every real line, so it proves every
+//! position lost that it proves without the rule, and more. It is on by
+//! default ([`Effort::make_way`]); docs/proofs.md has what it proves.
+//!
 //! # The search, and why its shortcuts lose no relaxed win
 //!
 //! The test searches the relaxed game depth first, every state once, within
@@ -88,6 +107,17 @@
 //! after by leaving out that card's leave: the line's other moves do not
 //! touch that pile's prefix until then, every state it passes has room
 //! (as argued), and a moved card only helps a removal.
+//!
+//! With the make-way rule, such a leave is made only when the rule allows
+//! it, and the line played from the state after must meet the rule too.
+//! A moved card only ever lifts the rule, and the rule's condition reads
+//! the same room sum with one `s_(r-1)` lowered by one. The first two
+//! kinds change that sum as they change the plain one (not at all, or by
+//! one with `e` one more). The third lowers `s_r` by one for good, which
+//! could make a later leave of a card of rank `r + 1` fall short where
+//! `s_r` was 1; so with the rule it is made only when `s_r` exceeds the
+//! cards of rank `r` still in prefixes other than it by two, and `s_r`
+//! then stays at 1 or more on every line.
 //!
 //! The order in which the other leaves are tried only decides how soon a
 //! relaxed win is found; the states a test remembers from the ones before
@@ -118,6 +148,10 @@ pub struct Effort {
     /// ([`MEMORY`]). Only tests that give up alike may share it: the
     /// remembered "wins" include give-ups at emptied piles.
     pub remembers: bool,
+    /// Whether the relaxed game follows the make-way rule (see the
+    /// module's argument): a card leaves with nothing on it but a run of
+    /// its suit. On by default; off only to measure it.
+    pub make_way: bool,
 }
 
 impl Effort {
@@ -127,6 +161,7 @@ impl Effort {
         budget: BUDGET,
         emptied_enough: EMPTIED_ENOUGH,
         remembers: true,
+        make_way: true,
     };
     /// For the one position analyzed, before any search: every state of
     /// the relaxed game up to a million (about a second at the worst;
@@ -140,6 +175,7 @@ impl Effort {
         budget: 1_000_000,
         emptied_enough: PILES as i16 + 1,
         remembers: false,
+        make_way: true,
     };
 }
 
@@ -153,6 +189,8 @@ pub struct NoRoom {
     pub most_turned_up: usize,
     /// Whether some relaxed line empties a pile that is not empty already.
     pub a_pile_empties: bool,
+    /// Whether the relaxed game followed the make-way rule.
+    pub make_way: bool,
 }
 
 /// The piles of a position, for the test: each pile's cards as indices
@@ -213,9 +251,22 @@ pub fn no_room_with(piles: &Piles, effort: Effort) -> Option<NoRoom> {
     }
     state.short = (1..=13).map(|r| state.short_at(r)).sum();
     if effort.remembers {
-        MEMORY.with_borrow_mut(|memory| decide(piles, state, &prefixes, memory, effort))
+        MEMORY.with_borrow_mut(|memory| {
+            // What a thread remembers holds for one rule only.
+            if memory.make_way != effort.make_way {
+                *memory = Memory {
+                    make_way: effort.make_way,
+                    ..Memory::default()
+                };
+            }
+            decide(piles, state, &prefixes, memory, effort)
+        })
     } else {
-        decide(piles, state, &prefixes, &mut Memory::default(), effort)
+        let mut memory = Memory {
+            make_way: effort.make_way,
+            ..Memory::default()
+        };
+        decide(piles, state, &prefixes, &mut memory, effort)
     }
 }
 
@@ -267,6 +318,7 @@ fn decide(
         face_down: piles.down.iter().sum(),
         most_turned_up,
         a_pile_empties,
+        make_way: effort.make_way,
     })
 }
 
@@ -403,7 +455,10 @@ impl State {
     /// Makes the leaves that need no choice (see the module's argument)
     /// until there are none: a card on a card one rank higher, the last
     /// card of a prefix, and a card of a rank with places to spare.
-    fn settle(&mut self, piles: &Piles, prefixes: &Prefixes) {
+    fn settle(&mut self, piles: &Piles, prefixes: &Prefixes, make_way: bool) {
+        // With the make-way rule, a card of a rank with places to spare
+        // leaves at once only with two to spare (see the module's argument).
+        let spare_needed = i16::from(make_way);
         loop {
             let mut changed = false;
             for pile in 0..PILES {
@@ -412,8 +467,12 @@ impl State {
                     let rank = (top & !FREE) as usize;
                     // No prefix left, or a top card that must wait for room.
                     if rank == 0
-                        || (top & FREE == 0 && !(rank < 13 && self.slack(rank) >= self.left[rank]))
+                        || (top & FREE == 0
+                            && !(rank < 13 && self.slack(rank) >= self.left[rank] + spare_needed))
                     {
+                        break;
+                    }
+                    if make_way && !self.may_leave_bare(piles, pile) {
                         break;
                     }
                     self.leave(piles, pile);
@@ -424,6 +483,22 @@ impl State {
                 return;
             }
         }
+    }
+
+    /// The make-way rule (see the module's argument): whether the top card
+    /// of `pile`'s prefix may leave with nothing on it but a run of its
+    /// suit. An ace may; so may a card one of whose suit's next lower
+    /// cards has moved (it may lie on it and go with it); any other needs
+    /// room for the cards one rank lower without the place it gives.
+    #[inline]
+    fn may_leave_bare(&self, piles: &Piles, pile: usize) -> bool {
+        let card = piles
+            .top(pile, self.prefix[pile] as usize)
+            .expect("a card to leave");
+        let rank = card.rank() as usize;
+        rank == 1
+            || self.moved[card.index() as usize - 1] > 0
+            || self.spare() >= i16::from(self.slack(rank - 1) <= 0)
     }
 
     /// Whether ace to queen of `suit` all have a moved copy.
@@ -543,6 +618,8 @@ struct Memory {
     last_lost: bool,
     /// The states the running search has visited.
     seen: FoldSet<u128>,
+    /// The rule of the states remembered ([`Effort::make_way`]).
+    make_way: bool,
 }
 
 /// A set of 64- or 128-bit keys, hashed by one folded multiply: the test
@@ -621,6 +698,7 @@ struct Search<'a> {
     a_pile_empties: bool,
     empty_at_start: i16,
     emptied_enough: i16,
+    make_way: bool,
 }
 
 impl<'a> Search<'a> {
@@ -642,6 +720,7 @@ impl<'a> Search<'a> {
             a_pile_empties: false,
             empty_at_start,
             emptied_enough: effort.emptied_enough,
+            make_way: effort.make_way,
         }
     }
 
@@ -651,7 +730,7 @@ impl<'a> Search<'a> {
             return false;
         }
         self.budget -= 1;
-        state.settle(piles, self.prefixes);
+        state.settle(piles, self.prefixes, self.make_way);
         // A state this search has visited was searched in full without a
         // relaxed win (a win ends the search), and what it turns up was
         // counted then.
@@ -769,7 +848,7 @@ impl<'a> Search<'a> {
                 next.leave(piles, pile);
                 next.spare()
             });
-            if spare < 0 {
+            if spare < 0 || (self.make_way && !state.may_leave_bare(piles, pile)) {
                 continue;
             }
             let opened = below - 1;
