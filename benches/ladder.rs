@@ -7,7 +7,9 @@
 //! `cargo bench --bench ladder` (60 s per position: up to 80 minutes);
 //! `LADDER_SECONDS=10` for the 10 s figure alone, `LADDER_RUNGS=0,1` for
 //! some rungs, `LADDER_REDUCTIONS=none` for the plain search
-//! (`everywhere`: the dead-end test on every position), `LADDER_DIR` for
+//! (`everywhere`: the dead-end test on every position; `room`: the room
+//! test on every entry; `counts`: the room test without the make-way
+//! rule), `LADDER_DIR` for
 //! another ladder made the same way from other games, which the solver
 //! was never tuned on (`cargo run --release --example ladder -- 6001 6020
 //! DIR`).
@@ -37,6 +39,10 @@ fn main() {
             ..Reductions::DEFAULT
         },
         Ok("room") => Reductions::ALL,
+        Ok("counts") => Reductions {
+            make_way: false,
+            ..Reductions::DEFAULT
+        },
         _ => Reductions::DEFAULT,
     };
     let limits = Limits {
