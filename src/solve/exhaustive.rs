@@ -221,7 +221,9 @@ impl<'g> ExhaustiveProblem<'g> {
         let here = match self.reductions.room {
             // The position analyzed is tested before the search.
             RoomTest::Never | RoomTest::Start => false,
-            RoomTest::Deals => visit.dealt,
+            // Outside the solver's passes, `Last` is `Deals` (see
+            // `RoomTest::for_pass`).
+            RoomTest::Deals | RoomTest::Last => visit.dealt,
             RoomTest::Entries => true,
         };
         if here {

@@ -55,10 +55,10 @@ impl Default for Reductions {
 
 impl Reductions {
     /// What `analyze` uses unless told otherwise: every reduction on, the
-    /// room test on the position analyzed and where the last row was dealt
-    /// ([`RoomTest::Deals`]).
+    /// room test on the position analyzed, where the last row was dealt,
+    /// and on every entry in the last exhaustive pass ([`RoomTest::Last`]).
     pub const DEFAULT: Reductions = Reductions {
-        room: RoomTest::Deals,
+        room: RoomTest::Last,
         ..Reductions::ALL
     };
     /// Every reduction on.
@@ -96,19 +96,40 @@ pub enum RoomTest {
     Deals,
     /// Wherever the dead-end test runs.
     Entries,
+    /// As [`RoomTest::Deals`] in the exhaustive passes the solver caps,
+    /// which come between the guided passes and must not hold them up,
+    /// and as [`RoomTest::Entries`] in its last one, which runs until it
+    /// decides or a limit stops it: there the guided passes are over, and
+    /// testing every entry proves more ([`RoomTest::for_pass`]).
+    Last,
+}
+
+impl RoomTest {
+    /// Where the room test runs in an exhaustive pass of the solver: a
+    /// [`RoomTest::Last`] becomes [`RoomTest::Deals`] in a pass with a cap
+    /// on its positions and [`RoomTest::Entries`] in the last, uncapped
+    /// one. Any other is the same in every pass.
+    pub fn for_pass(self, capped: bool) -> RoomTest {
+        match self {
+            RoomTest::Last if capped => RoomTest::Deals,
+            RoomTest::Last => RoomTest::Entries,
+            other => other,
+        }
+    }
 }
 
 impl std::str::FromStr for RoomTest {
     type Err = String;
 
-    /// `never`, `start`, `deals` or `entries` (`--room`).
+    /// `never`, `start`, `deals`, `entries` or `last` (`--room`).
     fn from_str(text: &str) -> Result<RoomTest, String> {
         match text {
             "never" => Ok(RoomTest::Never),
             "start" => Ok(RoomTest::Start),
             "deals" => Ok(RoomTest::Deals),
             "entries" => Ok(RoomTest::Entries),
-            _ => Err("expected never, start, deals or entries".to_string()),
+            "last" => Ok(RoomTest::Last),
+            _ => Err("expected never, start, deals, entries or last".to_string()),
         }
     }
 }

@@ -372,7 +372,9 @@ impl<'a> Search<'a> {
     /// pool, under what is left of the limits and the pass's cap. A win's
     /// line is recovered by a second search that keeps parent links.
     fn exhaustive(&mut self) -> Outcome {
-        let problem = ExhaustiveProblem::with_reductions(self.game, self.limits.reductions);
+        let mut reductions = self.limits.reductions;
+        reductions.room = reductions.room.for_pass(self.pass_cap.is_some());
+        let problem = ExhaustiveProblem::with_reductions(self.game, reductions);
         let time = self
             .limits
             .time_limit

@@ -232,8 +232,9 @@ fn the_start_is_tested_harder_than_a_search_entry() {
 /// nothing on it but a run of its suit, so the cards on it need room
 /// elsewhere first. On the ladder's `r0-g5019`, with the room test on
 /// every entry, it proves the loss after 62 positions, where counting
-/// places alone has not after 300,000 (it takes 10,353,640 with the
-/// default flags; docs/proofs.md). The guided passes find no win.
+/// places alone has not after 300,000 (it takes 10,353,640 with the room
+/// test only where a row is dealt; docs/proofs.md). The guided passes
+/// find no win.
 #[test]
 fn making_way_proves_r0_g5019_lost_in_62_positions() {
     let deal = ladder_position("r0-g5019");
@@ -249,6 +250,23 @@ fn making_way_proves_r0_g5019_lost_in_62_positions() {
     );
     let without = prove(&deal, on_entries(false), 300_000);
     assert_eq!(without.verdict, Verdict::Undecided);
+    // The default tests every entry in the last exhaustive pass, the only
+    // one here (`RoomTest::Last`), and only where a row is dealt in the
+    // capped ones: there, with no row left, nothing but the start.
+    let default = prove(&deal, Reductions::DEFAULT, 300_000);
+    assert_eq!(
+        (default.verdict, default.positions),
+        (Verdict::Unwinnable, 62)
+    );
+    let capped_like = Reductions {
+        room: RoomTest::Last.for_pass(true),
+        ..Reductions::DEFAULT
+    };
+    assert_eq!(capped_like.room, RoomTest::Deals);
+    assert_eq!(
+        prove(&deal, capped_like, 300_000).verdict,
+        Verdict::Undecided
+    );
     no_guided_win(&deal, "r0-g5019");
 }
 
