@@ -430,12 +430,20 @@ impl<'a> Search<'a> {
                     proof: Some(proof_progress(stats, true)),
                 })
             });
-        if let Some(dir) = &self.limits.checkpoint {
+        // Only the last pass, the proof, is saved: the capped passes are
+        // short, and they test other entries (`RoomTest::for_pass`), so
+        // their layers are not the last pass's.
+        if let Some(dir) = self
+            .limits
+            .checkpoint
+            .as_ref()
+            .filter(|_| self.pass_cap.is_none())
+        {
             // The search is this game, with these reductions.
             let id = format!(
                 "spider analyze, exhaustive pass, game {:032x}, {:?}",
                 crate::explore::fingerprint_of(&format!("{game:?}")),
-                self.limits.reductions
+                reductions
             );
             search = search.checkpoint(dir, id).checkpoint_note(
                 || checkpoint_note(&reveals.borrow(), &problem.fewest_per_pile()),

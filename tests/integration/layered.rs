@@ -502,6 +502,28 @@ fn an_interrupted_proof_resumes_to_the_same_verdict_and_counts() {
     }
 }
 
+/// With the whole schedule, only the last exhaustive pass is saved: the
+/// capped passes between the guided ones test other entries
+/// (`RoomTest::for_pass`). Here the pass capped at 2 M positions proves
+/// the loss, so no checkpoint is written, and a second run gives the same
+/// verdict.
+#[test]
+fn the_capped_passes_of_the_schedule_write_no_checkpoint() {
+    use spider_analyzer::solve::Verdict;
+    let deal = lost_case();
+    let dir = tempfile::tempdir().unwrap();
+    let limits = spider_analyzer::solve::Limits {
+        checkpoint: Some(dir.path().to_path_buf()),
+        ..spider_analyzer::solve::Limits::default()
+    };
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    for _ in 0..2 {
+        let analysis = spider_analyzer::solve::analyze(&deal, &limits, &cancel).unwrap();
+        assert_eq!(analysis.verdict, Verdict::Unwinnable);
+        assert!(!dir.path().join("manifest.json").exists());
+    }
+}
+
 #[test]
 fn analyze_on_the_command_line_resumes_its_proof_from_a_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
