@@ -234,7 +234,7 @@ fn the_room_flag_names_its_choices() {
             .stdout("")
             .stderr(predicate::str::contains("--room"))
             .stderr(predicate::str::contains(
-                "expected never, start, deals or entries",
+                "expected never, start, deals, entries or last",
             ))
             .stderr(predicate::str::contains("panicked").not());
     }
