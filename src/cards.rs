@@ -109,6 +109,18 @@ impl SuitCount {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Card(u8);
 
+/// The rank of each card index (`index % 13 + 1`), padded to 64 entries
+/// (see [`Card::rank`]).
+const RANK_OF_INDEX: [Rank; 64] = {
+    let mut ranks = [0; 64];
+    let mut index = 0;
+    while index < 64 {
+        ranks[index] = (index % 13 + 1) as Rank;
+        index += 1;
+    }
+    ranks
+};
+
 impl Card {
     /// The number of distinct cards (52).
     pub const DISTINCT: usize = 52;
@@ -131,8 +143,12 @@ impl Card {
     }
 
     /// Rank 1 (ace) to 13 (king).
+    #[inline]
     pub fn rank(self) -> Rank {
-        self.0 % 13 + 1
+        // A table read, not a division by 13: the rank is read in the
+        // innermost loops of the search and of the dead-end tests. The
+        // table has 64 entries so that the index needs no bounds check.
+        RANK_OF_INDEX[self.0 as usize % 64]
     }
 
     pub fn suit(self) -> Suit {
