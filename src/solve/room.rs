@@ -217,8 +217,7 @@ pub fn no_room_with(piles: &Piles, effort: Effort) -> Option<NoRoom> {
         removed: [0; 4],
         moved: [0; 52],
         moved_hash: 0,
-        m: [0; 15],
-        n: [0; 15],
+        places: [0; 15],
         empty: 0,
         short: 0,
         left: [0; 15],
@@ -235,7 +234,8 @@ pub fn no_room_with(piles: &Piles, effort: Effort) -> Option<NoRoom> {
         for (k, &card) in cards.iter().enumerate() {
             let rank = RANK_OF[card as usize];
             state.left[rank as usize] += 1;
-            prefixes.hash[at + k + 1] = mix128(prefixes.hash[at + k] ^ (u128::from(card) + 1));
+            prefixes.hash[at + k + 1] =
+                (prefixes.hash[at + k] ^ (u128::from(card) + 1)).wrapping_mul(PREFIX_PRIME);
             // The last card of a prefix, or a card on a card one rank
             // higher, leaves whatever the counts (see `State::settle`).
             let free = k == 0 || RANK_OF[cards[k - 1] as usize] == rank + 1;
@@ -245,7 +245,8 @@ pub fn no_room_with(piles: &Piles, effort: Effort) -> Option<NoRoom> {
         state.cards += cards.len() as i16;
         state.turned_up += piles.turned_up(pile, cards.len()) as i16;
         match piles.top(pile, cards.len()) {
-            Some(card) => state.n[card.rank() as usize] += 1,
+            // A prefix top of rank `r` is a place for rank `r - 1`.
+            Some(card) => state.places[card.rank() as usize - 1] += 1,
             None => state.empty += 1,
         }
     }
@@ -352,10 +353,11 @@ struct State {
     moved: [u8; 52],
     /// The sum of [`CARD_HASH`] over the moved cards not removed.
     moved_hash: u128,
-    /// Moved cards not removed, per rank (`m_r`).
-    m: [i16; 15],
-    /// Piles whose prefix ends in a card of rank `r` (`n_r`).
-    n: [i16; 15],
+    /// Places for a card of rank `r`, `s_r = m_(r+1) + n_(r+1) - m_r`,
+    /// at index `r` (1 to 13; index 0 is unused): `m_r` counts the moved
+    /// cards of rank `r` not removed, `n_r` the piles whose prefix ends in a
+    /// card of rank `r`. Kept as the counts change ([`State::bump`]).
+    places: [i16; 15],
     /// Piles with no prefix left (`e`).
     empty: i16,
     /// Places short over all ranks: the sum of [`State::short_at`], kept
@@ -396,8 +398,8 @@ impl State {
             let low = self.slack(rank - 1);
             change += short(low + dm + dn) - short(low);
         }
-        self.m[rank] += dm;
-        self.n[rank] += dn;
+        self.places[rank] -= dm;
+        self.places[rank - 1] += dm + dn;
         self.short += change;
     }
 
@@ -407,22 +409,21 @@ impl State {
     /// state.
     #[inline]
     fn spare_after_leave(&self, rank: usize, below: usize) -> i16 {
-        // The leave's changes to the counts, as `State::leave` makes them.
-        let dm = |r: usize| i16::from(r == rank);
-        let dn = |r: usize| i16::from(r == below) - i16::from(r == rank);
-        let slack =
-            |r: usize| self.m[r + 1] + dm(r + 1) + self.n[r + 1] + dn(r + 1) - self.m[r] - dm(r);
-        // The places that change: for ranks `rank - 1` and `rank` (the
-        // card moves), and for `below - 1` (`below` is a prefix's top).
-        let changed = [rank - 1, rank, below - 1];
-        let mut short = self.short;
-        for (i, &r) in changed.iter().enumerate() {
-            if r == 0 || changed[..i].contains(&r) {
-                continue;
-            }
-            short += (-slack(r)).max(0) - self.short_at(r);
+        // The leave adds a moved card of rank `rank` and turns a prefix top
+        // of rank `rank` into one of rank `below`. A place for rank `r`,
+        // `m_(r+1) + n_(r+1) - m_r`, so changes only for `r = below - 1`
+        // (one more) and `r = rank` (one less); when the card lies on a
+        // card one rank higher, the two cancel.
+        let opened = below - 1;
+        if opened == rank {
+            return self.spare();
         }
-        self.empty - short
+        // One place less for rank `rank`: one more short where none was
+        // to spare. One place more for rank `opened` (no rank below an
+        // ace): one fewer short where some were short.
+        let taken = i16::from(self.slack(rank) <= 0);
+        let given = i16::from(opened > 0 && self.slack(opened) < 0);
+        self.spare() - taken + given
     }
 
     /// Places for a card of rank `r` (`r` below 13): moved cards and
@@ -430,7 +431,27 @@ impl State {
     /// `r` (negative when chains must start on piles with no prefix).
     #[inline]
     fn slack(&self, r: usize) -> i16 {
-        self.m[r + 1] + self.n[r + 1] - self.m[r]
+        self.places[r]
+    }
+
+    /// [`State::places`] counted afresh from the moved cards and the
+    /// prefixes' tops, to check the kept counts (in debug builds).
+    fn places_counted(&self, piles: &Piles) -> [i16; 15] {
+        let mut m = [0i16; 15];
+        let mut n = [0i16; 15];
+        for (card, &copies) in self.moved.iter().enumerate() {
+            m[card % 13 + 1] += i16::from(copies);
+        }
+        for pile in 0..PILES {
+            if let Some(card) = piles.top(pile, self.prefix[pile] as usize) {
+                n[card.rank() as usize] += 1;
+            }
+        }
+        let mut places = [0; 15];
+        for r in 1..=13 {
+            places[r] = m[r + 1] + n[r + 1] - m[r];
+        }
+        places
     }
 
     /// The top card of `pile`'s prefix leaves it.
@@ -571,6 +592,13 @@ const CARD_HASH: [u128; 52] = {
     }
     hashes
 };
+
+/// The multiplier of the prefixes' hashes (FNV-1a's, 128 bits): one
+/// multiply a card, where a strong mix of each would cost a sixth of a
+/// test that proves a position lost in a few dozen states. The hashes only
+/// name states in what a thread remembers, where two states sharing one
+/// can only make a test prove less (see [`MEMORY`]).
+const PREFIX_PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
 
 /// A strong 64-bit mix (splitmix64's finalizer).
 const fn mix(mut x: u64) -> u64 {
@@ -730,12 +758,18 @@ impl<'a> Search<'a> {
             return false;
         }
         self.budget -= 1;
-        state.settle(piles, self.prefixes, self.make_way);
         // A state this search has visited was searched in full without a
         // relaxed win (a win ends the search), and what it turns up was
-        // counted then.
+        // counted then. The state as it came is looked up first: settling
+        // it again would give the settled state that was visited (the
+        // leaves made without a choice depend on the state alone).
+        let unsettled = state.key();
+        if self.memory.seen.contains(&unsettled) {
+            return false;
+        }
+        state.settle(piles, self.prefixes, self.make_way);
         let key = state.key();
-        if self.memory.seen.contains(&key) {
+        if key != unsettled && self.memory.seen.contains(&key) {
             return false;
         }
         debug_assert_eq!(
@@ -744,6 +778,7 @@ impl<'a> Search<'a> {
                 .map(|pile| piles.turned_up(pile, state.prefix[pile] as usize))
                 .sum::<usize>()
         );
+        debug_assert_eq!(state.places[1..=13], state.places_counted(piles)[1..=13]);
         self.most_turned_up = self.most_turned_up.max(state.turned_up as usize);
         self.a_pile_empties |= state.empty > self.empty_at_start;
         if state.cards == 0 {
@@ -766,6 +801,7 @@ impl<'a> Search<'a> {
             return false;
         }
         self.memory.seen.insert(key);
+        self.memory.seen.insert(unsettled);
         let won = self.expand(piles, &state);
         // A search that ran out of budget proved nothing of this state.
         if won {
@@ -829,7 +865,7 @@ impl<'a> Search<'a> {
         // leave that opens a place where one is short, then a king, then
         // one taking a place of a rank with places to spare, then the
         // shortest prefix.
-        let mut options = [(0, 0, 0, 0, 0); PILES];
+        let mut options = [0u64; PILES];
         let mut count = 0;
         for pile in 0..PILES {
             // Settled, so every prefix left holds two cards or more.
@@ -860,12 +896,20 @@ impl<'a> Search<'a> {
             } else {
                 state.left[rank] - state.slack(rank)
             };
-            options[count] = (-spare, !opens_short as i16, short, len, pile);
+            // The order of (-spare, !opens_short, short, len, pile), as
+            // one number: each field made unsigned in the same order.
+            let signed = |value: i16| u64::from(value as u16 ^ 0x8000);
+            options[count] = signed(-spare) << 48
+                | u64::from(!opens_short) << 40
+                | signed(short) << 24
+                | (len as u64) << 8
+                | pile as u64;
             count += 1;
         }
         let options = &mut options[..count];
         options.sort_unstable();
-        for &(_, _, _, _, pile) in options.iter() {
+        for &option in options.iter() {
+            let pile = (option & 0xff) as usize;
             let mut next = state;
             next.leave(piles, pile);
             if self.wins(piles, next) {
