@@ -111,7 +111,7 @@ pub struct Card(u8);
 
 /// The rank of each card index (`index % 13 + 1`), padded to 64 entries
 /// (see [`Card::rank`]).
-const RANK_OF_INDEX: [Rank; 64] = {
+pub(crate) const RANK_OF: [Rank; 64] = {
     let mut ranks = [0; 64];
     let mut index = 0;
     while index < 64 {
@@ -148,7 +148,7 @@ impl Card {
         // A table read, not a division by 13: the rank is read in the
         // innermost loops of the search and of the dead-end tests. The
         // table has 64 entries so that the index needs no bounds check.
-        RANK_OF_INDEX[self.0 as usize % 64]
+        RANK_OF[self.0 as usize % 64]
     }
 
     pub fn suit(self) -> Suit {

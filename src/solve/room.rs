@@ -123,7 +123,7 @@
 //! relaxed win is found; the states a test remembers from the ones before
 //! it on the same thread ([`MEMORY`]) change how fast, never what it proves.
 
-use crate::cards::{Card, KING};
+use crate::cards::{Card, KING, RANK_OF};
 use crate::deal::{DECK_CARDS, PILES};
 
 /// The most states the search visits before it gives up, where the
@@ -570,17 +570,6 @@ struct Prefixes {
 /// In [`Prefixes::top`]: the card lies on a card one rank higher, or is
 /// the prefix's last.
 const FREE: u8 = 0x80;
-
-/// The rank of each card index.
-const RANK_OF: [u8; 52] = {
-    let mut ranks = [0; 52];
-    let mut card = 0;
-    while card < 52 {
-        ranks[card] = (card % 13 + 1) as u8;
-        card += 1;
-    }
-    ranks
-};
 
 /// A hash of each card, for the moved cards' part of a state's hash.
 const CARD_HASH: [u128; 52] = {
