@@ -354,7 +354,7 @@ struct State {
     /// The sum of [`CARD_HASH`] over the moved cards not removed.
     moved_hash: u128,
     /// Places for a card of rank `r`, `s_r = m_(r+1) + n_(r+1) - m_r`,
-    /// at index `r` (1 to 13; index 0 is unused): `m_r` counts the moved
+    /// at index `r` (1 to 13; index 0 is never read): `m_r` counts the moved
     /// cards of rank `r` not removed, `n_r` the piles whose prefix ends in a
     /// card of rank `r`. Kept as the counts change ([`State::bump`]).
     places: [i16; 15],
