@@ -426,7 +426,7 @@ impl State {
         self.spare() - taken + given
     }
 
-    /// Places for a card of rank `r` (`r` below 13): moved cards and
+    /// Places for a card of rank `r` (1 to 13): moved cards and
     /// prefixes' top cards of rank `r + 1`, less the moved cards of rank
     /// `r` (negative when chains must start on piles with no prefix).
     #[inline]
@@ -790,7 +790,9 @@ impl<'a> Search<'a> {
             return false;
         }
         self.memory.seen.insert(key);
-        self.memory.seen.insert(unsettled);
+        if unsettled != key {
+            self.memory.seen.insert(unsettled);
+        }
         let won = self.expand(piles, &state);
         // A search that ran out of budget proved nothing of this state.
         if won {
