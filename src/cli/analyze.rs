@@ -109,8 +109,8 @@ pub struct Args {
     /// stage that counts where moved cards can lie: on the position given
     /// (start), also where the last row is dealt (deals), wherever the
     /// dead-end test runs (entries: prunes more, costs more time), deals
-    /// in the short exhaustive passes and entries in the last one (last),
-    /// or never (see docs/proofs.md).
+    /// in the exhaustive pass capped at 2 M positions and entries in the
+    /// others (last), or never (see docs/proofs.md).
     #[arg(long, value_name = "WHERE", default_value = "last")]
     room: RoomTest,
     /// Switch off pile symmetry once the stock is empty (see docs/proofs.md).

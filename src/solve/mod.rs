@@ -616,8 +616,9 @@ const SCHEDULE: [(Pass, Option<u64>); 46] = [
 /// The positions the early exhaustive pass may examine: after the cheap
 /// passes, a short exhaustive pass proves the losses whose proof is small
 /// (with the dead-end test, PySol 14934 takes about 100,000 positions)
-/// before the long guided passes take the time limit.
-const EARLY_PROOF: u64 = 150_000;
+/// before the long guided passes take the time limit. It tests the room
+/// on every entry of the last stage (`RoomTest::for_pass`).
+const EARLY_PROOF: u64 = prune::SMALL_PASS;
 
 /// Decides a deal. `XX` cards end the lines that would turn them up.
 pub fn analyze(deal: &Deal, limits: &Limits, cancel: &AtomicBool) -> Result<Analysis, SolveError> {

@@ -96,22 +96,35 @@ pub enum RoomTest {
     Deals,
     /// Wherever the dead-end test runs.
     Entries,
-    /// As [`RoomTest::Deals`] in the exhaustive passes the solver caps,
-    /// which come between the guided passes and must not hold them up,
-    /// and as [`RoomTest::Entries`] in its last one, which runs until it
-    /// decides or a limit stops it: there the guided passes are over, and
-    /// testing every entry proves more ([`RoomTest::for_pass`]).
+    /// As [`RoomTest::Entries`] in the solver's first exhaustive pass,
+    /// capped at [`SMALL_PASS`] positions, and in its last one, which runs
+    /// until it decides or a limit stops it (there the guided passes are
+    /// over); as [`RoomTest::Deals`] in the pass capped at 2 M positions,
+    /// which comes between the guided passes and must not hold them up
+    /// for long ([`RoomTest::for_pass`]).
     Last,
 }
 
+/// The largest cap of an exhaustive pass of the solver in which
+/// [`RoomTest::Last`] tests every entry: the schedule's first exhaustive
+/// pass. Measured on the 240 positions of rungs 0 to 2 of four ladders
+/// (2026-11-26, docs/proofs.md, *Where the make-way rule runs*): 114 of
+/// them reach that pass, which took a median of 0.23 s testing every
+/// entry, more than 1 s on 16 and at most 7.7 s; it proved `r1-g7004` of
+/// the PySol 7001..7020 ladder lost in 1.1 s, which a pass testing only
+/// dealt positions does not prove within 60 s. Testing every entry in the
+/// pass capped at 2 M positions could take a minute.
+pub const SMALL_PASS: u64 = 150_000;
+
 impl RoomTest {
-    /// Where the room test runs in an exhaustive pass of the solver: a
-    /// [`RoomTest::Last`] becomes [`RoomTest::Deals`] in a pass with a cap
-    /// on its positions and [`RoomTest::Entries`] in the last, uncapped
-    /// one. Any other is the same in every pass.
-    pub fn for_pass(self, capped: bool) -> RoomTest {
+    /// Where the room test runs in an exhaustive pass of the solver capped
+    /// at `cap` positions (`None`: the last pass): a [`RoomTest::Last`]
+    /// becomes [`RoomTest::Entries`] in the last pass and in one capped at
+    /// [`SMALL_PASS`] or fewer, and [`RoomTest::Deals`] in a pass with a
+    /// larger cap. Any other is the same in every pass.
+    pub fn for_pass(self, cap: Option<u64>) -> RoomTest {
         match self {
-            RoomTest::Last if capped => RoomTest::Deals,
+            RoomTest::Last if cap.is_some_and(|cap| cap > SMALL_PASS) => RoomTest::Deals,
             RoomTest::Last => RoomTest::Entries,
             other => other,
         }

@@ -373,7 +373,7 @@ impl<'a> Search<'a> {
     /// line is recovered by a second search that keeps parent links.
     fn exhaustive(&mut self) -> Outcome {
         let mut reductions = self.limits.reductions;
-        reductions.room = reductions.room.for_pass(self.pass_cap.is_some());
+        reductions.room = reductions.room.for_pass(self.pass_cap);
         let problem = ExhaustiveProblem::with_reductions(self.game, reductions);
         let time = self
             .limits

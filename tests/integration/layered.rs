@@ -504,9 +504,8 @@ fn an_interrupted_proof_resumes_to_the_same_verdict_and_counts() {
 
 /// With the whole schedule, only the last exhaustive pass is saved: the
 /// capped passes between the guided ones test other entries
-/// (`RoomTest::for_pass`). Here the pass capped at 2 M positions proves
-/// the loss, so no checkpoint is written, and a second run gives the same
-/// verdict.
+/// (`RoomTest::for_pass`). Here a capped pass proves the loss, so no
+/// checkpoint is written, and a second run gives the same verdict.
 #[test]
 fn the_capped_passes_of_the_schedule_write_no_checkpoint() {
     use spider_analyzer::solve::Verdict;

@@ -252,14 +252,15 @@ fn making_way_proves_r0_g5019_lost_in_62_positions() {
     assert_eq!(without.verdict, Verdict::Undecided);
     // The default tests every entry in the last exhaustive pass, the only
     // one here (`RoomTest::Last`), and only where a row is dealt in the
-    // capped ones: there, with no row left, nothing but the start.
+    // pass capped at 2 M positions: there, with no row left, nothing but
+    // the start.
     let default = prove(&deal, Reductions::DEFAULT, 300_000);
     assert_eq!(
         (default.verdict, default.positions),
         (Verdict::Unwinnable, 62)
     );
     let capped_like = Reductions {
-        room: RoomTest::Last.for_pass(true),
+        room: RoomTest::Last.for_pass(Some(2_000_000)),
         ..Reductions::DEFAULT
     };
     assert_eq!(capped_like.room, RoomTest::Deals);
@@ -268,6 +269,37 @@ fn making_way_proves_r0_g5019_lost_in_62_positions() {
         Verdict::Undecided
     );
     no_guided_win(&deal, "r0-g5019");
+}
+
+/// With the whole schedule, the first exhaustive pass (capped at
+/// `SMALL_PASS` positions) tests the room on every entry, so it proves
+/// `r0-g5019` lost, after the cheap guided passes: well within that cap
+/// in all. Testing only dealt positions there, the schedule proved it in
+/// its last pass, after about 10 M positions and 9.4 s.
+#[test]
+fn the_first_exhaustive_pass_tests_every_entry() {
+    use spider_analyzer::solve::prune::SMALL_PASS;
+    assert_eq!(RoomTest::Last.for_pass(Some(SMALL_PASS)), RoomTest::Entries);
+    assert_eq!(RoomTest::Last.for_pass(None), RoomTest::Entries);
+    assert_eq!(
+        RoomTest::Last.for_pass(Some(SMALL_PASS + 1)),
+        RoomTest::Deals
+    );
+    assert_eq!(RoomTest::Deals.for_pass(None), RoomTest::Deals);
+    let deal = ladder_position("r0-g5019");
+    let limits = Limits {
+        time_limit: None,
+        shorten_time: std::time::Duration::ZERO,
+        ..Limits::default()
+    };
+    let analysis = analyze(&deal, &limits, &AtomicBool::new(false)).unwrap();
+    assert_eq!(analysis.verdict, Verdict::Unwinnable);
+    assert_eq!(analysis.pass, "exhaustive");
+    assert!(
+        analysis.positions < SMALL_PASS,
+        "{} positions",
+        analysis.positions
+    );
 }
 
 /// A position of the bench ladder (`benches/ladder/NAME.yaml`).
