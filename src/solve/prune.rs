@@ -107,13 +107,10 @@ pub enum RoomTest {
 
 /// The largest cap of an exhaustive pass of the solver in which
 /// [`RoomTest::Last`] tests every entry: the schedule's first exhaustive
-/// pass. Measured on the 240 positions of rungs 0 to 2 of four ladders
-/// (2026-11-26, docs/proofs.md, *Where the make-way rule runs*): 114 of
-/// them reach that pass, which took a median of 0.23 s testing every
-/// entry, more than 1 s on 16 and at most 7.7 s; it proved `r1-g7004` of
-/// the PySol 7001..7020 ladder lost in 1.1 s, which a pass testing only
-/// dealt positions does not prove within 60 s. Testing every entry in the
-/// pass capped at 2 M positions could take a minute.
+/// pass. Testing every entry there costs a median of a quarter of a
+/// second on the ladders and proves losses the guided passes would
+/// otherwise hold up; in the pass capped at 2 M positions it could take a
+/// minute (figures in docs/proofs.md, *Where the make-way rule runs*).
 pub const SMALL_PASS: u64 = 150_000;
 
 impl RoomTest {
