@@ -29,7 +29,7 @@ use crate::deal::PILES;
 use crate::explore::fptable::KeySet;
 use crate::game::{Game, Move, Position};
 
-use super::heuristic::promising;
+use super::heuristic::promising_at;
 use super::shorten;
 
 /// How many times [`moves_needed`] counts in a beam's rank, beside the
@@ -394,8 +394,9 @@ fn move_beam(
             moves.clear();
             let runs = game.moves(position, &mut moves);
             let hashes = position.pile_hashes(game.rows_left(position) == 0);
+            let starts = position.starts();
             for &mv in &moves {
-                if beam.favoured_only && !promising(position, &runs, mv) {
+                if beam.favoured_only && !promising_at(position, &starts, &runs, mv) {
                     continue;
                 }
                 let key = match mv {
