@@ -69,6 +69,9 @@ pub struct FpSet<K: Fingerprint> {
     len: usize,
     /// Grow when an insert would fill more than this share of the slots.
     max_load: f64,
+    /// The most fingerprints the lines hold before they grow: `max_load`
+    /// of their slots, kept so that an insert does not compute it.
+    limit: usize,
     /// Then multiply the lines by this.
     growth: f64,
 }
@@ -113,6 +116,7 @@ impl<K: Fingerprint> FpSet<K> {
             lines: Vec::new(),
             len: 0,
             max_load,
+            limit: 0,
             growth,
         }
     }
@@ -187,8 +191,7 @@ impl<K: Fingerprint> FpSet<K> {
 
     /// Inserts `fp`; `false` if it was already there.
     pub fn insert(&mut self, fp: K) -> bool {
-        let slots = self.lines.len() * Self::slots_per_line();
-        if self.len + 1 > (slots as f64 * self.max_load) as usize {
+        if self.len >= self.limit {
             self.grow();
         }
         let fp = fp.max(K::from(1));
@@ -212,15 +215,40 @@ impl<K: Fingerprint> FpSet<K> {
         }
     }
 
+    /// Multiplies the lines by `growth` and puts every fingerprint back.
+    ///
+    /// The old lines are read in order and a fingerprint's home only grows
+    /// with its high bits, so the new lines are written nearly in order:
+    /// each fingerprint goes to the first empty slot from its home, without
+    /// the duplicate test and the load test of [`insert`](Self::insert)
+    /// (the fingerprints are distinct, and the new lines have room for all).
+    /// Measured on `graph deals/unwon-2017.yaml --stage 1 --count -j 1`
+    /// (2026-11-26, three runs each in turn): 8.04 CPU seconds (median)
+    /// against 8.27 with `insert` and its tests. Growth itself costs more:
+    /// with the lines doubled instead the same run took 6.9 s against 8.1,
+    /// but at 32.6 bytes a fingerprint, over the 20 of [`FpTable`].
     fn grow(&mut self) {
         let lines = ((self.lines.len() as f64 * self.growth) as usize).max(self.lines.len() + 1);
         let old = std::mem::replace(&mut self.lines, vec![K::Line::default(); lines]);
-        self.len = 0;
+        self.limit = ((lines * Self::slots_per_line()) as f64 * self.max_load) as usize;
         let empty = K::default();
-        for line in old {
+        for line in &old {
             for &fp in line.as_ref() {
-                if fp != empty {
-                    self.insert(fp);
+                if fp == empty {
+                    break;
+                }
+                let mut i = self.home(fp);
+                'placed: loop {
+                    for slot in self.lines[i].as_mut() {
+                        if *slot == empty {
+                            *slot = fp;
+                            break 'placed;
+                        }
+                    }
+                    i += 1;
+                    if i == lines {
+                        i = 0;
+                    }
                 }
             }
         }

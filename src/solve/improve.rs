@@ -487,7 +487,9 @@ fn move_beam(
             if depth + needed >= beam.shorter_than {
                 continue;
             }
-            if seen.contains(child_key) || !this_depth.insert(child_key) {
+            // A shift's key was looked up in `seen` above, and nothing joins
+            // `seen` before the level is chosen: only a deal's is new here.
+            if (key.is_none() && seen.contains(child_key)) || !this_depth.insert(child_key) {
                 continue;
             }
             order.push((rows_dealt as u8, rank, next.len() as u32));
