@@ -64,8 +64,20 @@ pub const SHARDS: usize = 256;
 const DEFAULT_COMPRESS_ABOVE: u64 = 2 << 30;
 /// States expanded by one work unit (one rayon task).
 const UNIT: usize = 1024;
-/// States expanded between two deduplications (and limit checks).
+/// States expanded between two deduplications (and limit checks), at
+/// most.
 const BATCH: usize = 64 * UNIT;
+/// A batch that takes longer than this is followed by batches of as many
+/// units as would have fit in it (at most half as many, at least one), one
+/// that takes less than a quarter of it by batches twice as large (up to
+/// [`BATCH`]): where each state costs little, batches stay whole; where
+/// the dead-end tests make a state cost tens of microseconds, a whole
+/// batch took over a second, and the search overran its time limit or a
+/// Ctrl-C by as much. Smaller batches find the same states in the same
+/// order: a frontier is expanded in the same order whatever its batches.
+/// (A unit that starts once the time is up expands nothing, so the batch
+/// that meets the limit ends after a unit.)
+const BATCH_TIME: Duration = Duration::from_millis(200);
 
 /// A [`Problem`] whose states can be packed into bytes: the layered search
 /// keeps the states waiting to be expanded packed, and writes them to its
@@ -329,6 +341,7 @@ where
     on_progress: Option<ProgressCallback<'a>>,
     note: Option<(NoteSave<'a>, NoteRestore<'a>)>,
     compress_above: Option<u64>,
+    batch_time: Duration,
 }
 
 impl<'a, P: PackedProblem> Layered<'a, P>
@@ -350,7 +363,18 @@ where
             on_progress: None,
             note: None,
             compress_above: None,
+            batch_time: BATCH_TIME,
         }
+    }
+
+    /// How long a batch of expansions may take before the next ones are
+    /// made smaller (see [`BATCH_TIME`], the default). The states found and
+    /// the counts of a finished search do not depend on it: tests set it to
+    /// zero, which halves the batches after each one, down to one unit of
+    /// 1,024 states.
+    pub fn batch_time(mut self, time: Duration) -> Self {
+        self.batch_time = time;
+        self
     }
 
     /// Keeps the states that wait to be expanded compressed (Zstandard, a
@@ -379,7 +403,8 @@ where
 
     /// Resource limits. `max_positions` counts distinct states, `max_memory`
     /// the engine's own estimate ([`LayeredStats::peak_memory_bytes`]).
-    /// Limits are checked between batches of 65,536 expansions.
+    /// Limits are checked between batches of at most 65,536 expansions
+    /// (fewer where they are slow, see [`Layered::batch_time`]).
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self
@@ -517,6 +542,8 @@ where
                 .max_memory
                 .map_or(DEFAULT_COMPRESS_ABOVE, |max| max / 4)
         });
+        // Units per batch (see [`BATCH_TIME`]).
+        let mut batch_units = BATCH / UNIT;
         let end = 'search: loop {
             let Some((layer, buckets)) = pending_pop(&mut pending) else {
                 break End::Exhausted;
@@ -564,7 +591,11 @@ where
                     }
                 }
                 let keep_leaves = self.on_leaf.is_some();
-                for batch in units.chunks(BATCH / UNIT) {
+                let mut next_unit = 0;
+                while next_unit < units.len() {
+                    let batch_started = Instant::now();
+                    let batch = &units[next_unit..units.len().min(next_unit + batch_units)];
+                    next_unit += batch.len();
                     // Records kept compressed are brought back for the batch.
                     if compressing {
                         let mut ranges = vec![(usize::MAX, 0); SHARDS];
@@ -581,11 +612,26 @@ where
                                 })
                         });
                     }
+                    // A unit that starts once the time is up or the search
+                    // is cancelled expands nothing: the search stops after
+                    // this batch (the check below sees the same), so a
+                    // slow batch overruns by a unit, not by the batch.
+                    let deadline = self.limits.time.map(|time| started + time);
+                    let (cancel, limits_cancel) = (self.cancel, self.limits.cancel.as_deref());
+                    let stopping = || {
+                        deadline.is_some_and(|deadline| Instant::now() >= deadline)
+                            || cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+                            || limits_cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+                    };
                     let mut outs: Vec<UnitOut<P::State>> = pool.install(|| {
                         batch
                             .par_iter()
                             .map(|segments| {
-                                expand_unit(problem, layer, &frontier, segments, keep_leaves)
+                                if stopping() {
+                                    UnitOut::empty()
+                                } else {
+                                    expand_unit(problem, layer, &frontier, segments, keep_leaves)
+                                }
                             })
                             .collect()
                     });
@@ -790,6 +836,15 @@ where
                     }
                     if let Some(progress) = &mut self.on_progress {
                         progress(&snapshot(&stats, &here));
+                    }
+                    let took = batch_started.elapsed();
+                    if took > self.batch_time {
+                        // As many units as would have taken the batch time.
+                        let fit = batch_units as u128 * self.batch_time.as_nanos()
+                            / took.as_nanos().max(1);
+                        batch_units = (fit as usize).clamp(1, (batch_units / 2).max(1));
+                    } else if took < self.batch_time / 4 {
+                        batch_units = (batch_units * 2).min(BATCH / UNIT);
                     }
                 }
                 frontier = next;
@@ -1130,6 +1185,24 @@ struct UnitOut<S> {
     leaf_states: Vec<(S, u32)>,
 }
 
+impl<S> UnitOut<S> {
+    /// A unit that expanded nothing.
+    fn empty() -> Self {
+        UnitOut {
+            same: ByShard::default(),
+            later: ByShard::default(),
+            expanded: 0,
+            moves: 0,
+            goals: 0,
+            leaves: 0,
+            dead: 0,
+            max_depth: 0,
+            goal: None,
+            leaf_states: Vec::new(),
+        }
+    }
+}
+
 /// A successor not built yet: its fingerprint and layer, and how to build
 /// it (the parent's place in the frontier and the problem's token).
 #[derive(Clone, Copy)]
@@ -1251,18 +1324,7 @@ fn expand_unit<P: PackedProblem>(
 where
     P::State: Send,
 {
-    let mut unit = UnitOut {
-        same: ByShard::default(),
-        later: ByShard::default(),
-        expanded: 0,
-        moves: 0,
-        goals: 0,
-        leaves: 0,
-        dead: 0,
-        max_depth: 0,
-        goal: None,
-        leaf_states: Vec::new(),
-    };
+    let mut unit = UnitOut::empty();
     // Scratch reused by every unit this thread expands (no allocation, no
     // fresh pages per unit).
     let (mut out, mut same, mut later) = SCRATCH.take();

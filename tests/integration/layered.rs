@@ -74,6 +74,46 @@ fn stage_0_counts_equal_the_graph_explorer_s() {
     }
 }
 
+/// Batches halved after each one down to one unit (1,024 states), as a
+/// search whose states are slow to expand gets them, find what whole
+/// batches find.
+#[test]
+fn batches_of_one_unit_count_the_same_as_whole_batches() {
+    for (deal, scope, positions) in [
+        (
+            pysol::deal(3, Rules::Standard).unwrap(),
+            Scope::Stage(0),
+            28_081,
+        ),
+        (
+            pysol::deal(14934, Rules::Standard).unwrap(),
+            Scope::Stage(2),
+            7 + 94 + 50_709,
+        ),
+    ] {
+        let game = Game::new(&deal).unwrap();
+        let problem = StageProblem::new(&game, scope);
+        let run = |batch_time| {
+            let outcome = Layered::new(&problem)
+                .stop(Stop::Exhaust)
+                .jobs(Some(2))
+                .batch_time(batch_time)
+                .run()
+                .unwrap();
+            assert_eq!(outcome.end, End::Exhausted);
+            outcome.stats
+        };
+        let whole = run(std::time::Duration::from_secs(3600));
+        let small = run(std::time::Duration::ZERO);
+        assert_eq!(whole.positions, positions);
+        assert_eq!(layer_figures(&small), layer_figures(&whole));
+        assert_eq!(
+            (small.positions, small.moves, small.max_depth),
+            (whole.positions, whole.moves, whole.max_depth)
+        );
+    }
+}
+
 #[test]
 fn parallel_runs_count_the_same_as_one_thread() {
     // PySol 14934, stages 0-2: 7, 94 and 50,709 positions.
