@@ -370,8 +370,8 @@ where
     /// How long a batch of expansions may take before the next ones are
     /// made smaller (see [`BATCH_TIME`], the default). The states found and
     /// the counts of a finished search do not depend on it: tests set it to
-    /// zero, which halves the batches after each one, down to one unit of
-    /// 1,024 states.
+    /// zero, which makes every batch after the first one unit of 1,024
+    /// states.
     pub fn batch_time(mut self, time: Duration) -> Self {
         self.batch_time = time;
         self
@@ -616,13 +616,8 @@ where
                     // is cancelled expands nothing: the search stops after
                     // this batch (the check below sees the same), so a
                     // slow batch overruns by a unit, not by the batch.
-                    let deadline = self.limits.time.map(|time| started + time);
-                    let (cancel, limits_cancel) = (self.cancel, self.limits.cancel.as_deref());
-                    let stopping = || {
-                        deadline.is_some_and(|deadline| Instant::now() >= deadline)
-                            || cancel.is_some_and(|c| c.load(Ordering::Relaxed))
-                            || limits_cancel.is_some_and(|c| c.load(Ordering::Relaxed))
-                    };
+                    let (limits, cancel) = (&self.limits, self.cancel);
+                    let stopping = || out_of_time(limits, cancel, started).is_some();
                     let mut outs: Vec<UnitOut<P::State>> = pool.install(|| {
                         batch
                             .par_iter()
@@ -1116,6 +1111,29 @@ fn exceeded(
     started: Instant,
     memory: u64,
 ) -> Option<StopReason> {
+    if let Some(reason) = out_of_time(limits, cancel, started) {
+        return Some(reason);
+    }
+    if limits.max_positions.is_some_and(|max| positions >= max) {
+        return Some(StopReason::Positions);
+    }
+    if limits.max_memory.is_some_and(|max| memory >= max) {
+        return Some(StopReason::Memory);
+    }
+    if super::memory::machine_low() {
+        return Some(StopReason::MachineMemory);
+    }
+    None
+}
+
+/// Whether the search is cancelled or its time is up: the part of
+/// [`exceeded`] that holds for the whole search at once, so that a unit of
+/// work can ask it before it starts.
+fn out_of_time(
+    limits: &Limits,
+    cancel: Option<&AtomicBool>,
+    started: Instant,
+) -> Option<StopReason> {
     let cancelled = cancel.is_some_and(|c| c.load(Ordering::Relaxed))
         || limits
             .cancel
@@ -1126,15 +1144,6 @@ fn exceeded(
     }
     if limits.time.is_some_and(|t| started.elapsed() >= t) {
         return Some(StopReason::Time);
-    }
-    if limits.max_positions.is_some_and(|max| positions >= max) {
-        return Some(StopReason::Positions);
-    }
-    if limits.max_memory.is_some_and(|max| memory >= max) {
-        return Some(StopReason::Memory);
-    }
-    if super::memory::machine_low() {
-        return Some(StopReason::MachineMemory);
     }
     None
 }

@@ -74,9 +74,8 @@ fn stage_0_counts_equal_the_graph_explorer_s() {
     }
 }
 
-/// Batches halved after each one down to one unit (1,024 states), as a
-/// search whose states are slow to expand gets them, find what whole
-/// batches find.
+/// Batches of one unit (1,024 states) after the first, as a search whose
+/// states are slow to expand gets them, find what whole batches find.
 #[test]
 fn batches_of_one_unit_count_the_same_as_whole_batches() {
     for (deal, scope, positions) in [
@@ -111,6 +110,43 @@ fn batches_of_one_unit_count_the_same_as_whole_batches() {
             (small.positions, small.moves, small.max_depth),
             (whole.positions, whole.moves, whole.max_depth)
         );
+    }
+}
+
+/// A search whose time is up, or that is cancelled, before it starts
+/// expands nothing: each unit of a batch asks before it starts, so a slow
+/// batch does not overrun the limit.
+#[test]
+fn a_search_out_of_time_or_cancelled_expands_no_unit() {
+    let deal = pysol::deal(3, Rules::Standard).unwrap();
+    let game = Game::new(&deal).unwrap();
+    let problem = StageProblem::new(&game, Scope::Stage(0));
+    for (limits, reason) in [
+        (
+            Limits {
+                time: Some(std::time::Duration::ZERO),
+                ..Limits::default()
+            },
+            StopReason::Time,
+        ),
+        (
+            Limits {
+                cancel: Some(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
+                    true,
+                ))),
+                ..Limits::default()
+            },
+            StopReason::Cancelled,
+        ),
+    ] {
+        let outcome = Layered::new(&problem)
+            .stop(Stop::Exhaust)
+            .jobs(Some(2))
+            .limits(limits)
+            .run()
+            .unwrap();
+        assert_eq!(outcome.end, End::Stopped(reason));
+        assert_eq!(outcome.stats.expanded, 0);
     }
 }
 
