@@ -74,6 +74,11 @@ fn stage_0_counts_equal_the_graph_explorer_s() {
     }
 }
 
+/// A search of every state of `problem` on two threads.
+fn exhausting<'a>(problem: &'a StageProblem<'a>) -> Layered<'a, StageProblem<'a>> {
+    Layered::new(problem).stop(Stop::Exhaust).jobs(Some(2))
+}
+
 /// Batches of one unit (1,024 states) after the first, as a search whose
 /// states are slow to expand gets them, find what whole batches find.
 #[test]
@@ -93,12 +98,7 @@ fn batches_of_one_unit_count_the_same_as_whole_batches() {
         let game = Game::new(&deal).unwrap();
         let problem = StageProblem::new(&game, scope);
         let run = |batch_time| {
-            let outcome = Layered::new(&problem)
-                .stop(Stop::Exhaust)
-                .jobs(Some(2))
-                .batch_time(batch_time)
-                .run()
-                .unwrap();
+            let outcome = exhausting(&problem).batch_time(batch_time).run().unwrap();
             assert_eq!(outcome.end, End::Exhausted);
             outcome.stats
         };
@@ -139,12 +139,7 @@ fn a_search_out_of_time_or_cancelled_expands_no_unit() {
             StopReason::Cancelled,
         ),
     ] {
-        let outcome = Layered::new(&problem)
-            .stop(Stop::Exhaust)
-            .jobs(Some(2))
-            .limits(limits)
-            .run()
-            .unwrap();
+        let outcome = exhausting(&problem).limits(limits).run().unwrap();
         assert_eq!(outcome.end, End::Stopped(reason));
         assert_eq!(outcome.stats.expanded, 0);
     }
