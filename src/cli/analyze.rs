@@ -15,12 +15,11 @@ use num_bigint::BigUint;
 use spider_analyzer::deal::Place;
 use spider_analyzer::deal::{Deal, check, yaml};
 use spider_analyzer::game::{Game, compact_line};
-use spider_analyzer::solve::completions::{self, Completion};
-use spider_analyzer::solve::hint;
-use spider_analyzer::solve::sample::{self, Decided, SampleSummary};
 use spider_analyzer::solve::{
     Analysis, Limits, Progress, Reductions, RoomTest, Verdict, analyze_with_progress,
 };
+use spider_analyzer::unknown::{Completion, Decided, SampleSummary};
+use spider_analyzer::unknown::{completions, hint, sample};
 
 use super::flags::{self, CountLimit, MemoryLimit, TimeLimit};
 

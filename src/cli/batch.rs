@@ -108,7 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let config = config(&args)?;
     if args.hidden {
-        let settings = spider_analyzer::solve::hidden::HiddenSettings {
+        let settings = spider_analyzer::unknown::blind::HiddenSettings {
             samples: args.hidden_samples,
             limits: Limits {
                 max_positions: Some(args.hidden_max_positions),

@@ -2,7 +2,7 @@
 //! the `XX` cards. Every legal move with the share of completions (all of
 //! them when there are few, else a seeded uniform sample) in which a win
 //! starts with it, best first. The method and what it assumes are in
-//! `spider_analyzer::solve::hint` and docs/unknown-cards.md.
+//! `spider_analyzer::unknown::hint` and docs/unknown-cards.md.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -10,10 +10,9 @@ use std::process::ExitCode;
 
 use num_bigint::BigUint;
 use spider_analyzer::deal::check;
-use spider_analyzer::solve::completions::{self, Completion};
-use spider_analyzer::solve::hint::{self, Hint, Kind, Method};
-use spider_analyzer::solve::sample::{self, Decided};
 use spider_analyzer::solve::{Analysis, Limits};
+use spider_analyzer::unknown::hint::{self, Hint, Kind, Method};
+use spider_analyzer::unknown::{Completion, Decided, completions, sample};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = super::exit_codes!(

@@ -6,17 +6,13 @@
 //! exhaustive pass keeps every win). A winning line is replayed through the
 //! rules before it is returned; one that fails is an internal error, never a
 //! win. Unknown (`XX`) cards end the search where they would turn up;
-//! [`completions`] decides every way to fill them.
+//! [`crate::unknown`] decides every way to fill them.
 
-pub mod completions;
 pub mod exhaustive;
 mod heuristic;
-pub mod hidden;
-pub mod hint;
 mod improve;
 pub mod prune;
 pub mod room;
-pub mod sample;
 mod search;
 pub mod shorten;
 pub mod stage;

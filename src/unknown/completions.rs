@@ -10,30 +10,10 @@ use num_bigint::BigUint;
 use crate::cards::Card;
 use crate::deal::Deal;
 
-use super::sample::{self, Decided};
-use super::{Analysis, Limits, SolveError, analyze};
+use crate::solve::{Limits, SolveError, analyze};
 
-/// One filling of the unknown slots and its verdict.
-#[derive(Clone, Debug)]
-pub struct Completion {
-    /// The card put in each unknown slot, in the order of
-    /// [`Deal::unknown_places`].
-    pub cards: Vec<Card>,
-    pub analysis: Analysis,
-}
-
-/// Why completions cannot be enumerated.
-#[derive(Debug, thiserror::Error)]
-pub enum CompletionError {
-    #[error(
-        "{slots} unknown slots but {candidates} candidate cards: the missing cards must fill the XX slots exactly (run `spider check`)"
-    )]
-    Mismatch { slots: usize, candidates: usize },
-    #[error("{count} completions is more than the limit of {limit}")]
-    TooMany { count: BigUint, limit: u64 },
-    #[error(transparent)]
-    Solve(#[from] SolveError),
-}
+use super::decided::{Completion, CompletionError, Decided};
+use super::sample;
 
 /// Every distinct ordering of `candidates` (a multiset), in lexicographic
 /// order: with duplicate cards, orderings that differ only by swapping equal
@@ -107,11 +87,35 @@ pub fn decide(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_bigint::BigUint;
 
     fn cards(text: &str) -> Vec<Card> {
         text.split_whitespace()
             .map(|t| t.parse().unwrap())
             .collect()
+    }
+
+    #[test]
+    fn small_counts_match_the_listing() {
+        for text in [
+            "",
+            "AS",
+            "AS AS 2H",
+            "3S 7S KS 4H",
+            "AS AS AS AS 2H 2H",
+            "AS AS 2S 2S 3S",
+        ] {
+            let c = cards(text);
+            assert_eq!(
+                sample::count(&c),
+                BigUint::from(distinct_orderings(&c).len()),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            sample::count(&cards("AS AS AS AS 2H 2H")),
+            BigUint::from(15u32)
+        );
     }
 
     #[test]
