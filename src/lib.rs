@@ -22,3 +22,4 @@ pub mod game;
 pub mod html;
 pub mod puzzles;
 pub mod solve;
+pub mod text;

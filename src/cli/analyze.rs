@@ -30,6 +30,8 @@ const BUILT_IN: &str = include_str!("../../deals/unwon-2017.yaml");
 const BUILT_IN_NAME: &str = "unwon-2017.yaml (built in)";
 
 #[derive(Debug, clap::Args)]
+// `--time-limit -1` reaches the flag's reader, which names the range.
+#[command(allow_negative_numbers = true)]
 #[command(after_help = super::exit_codes!(
     "0  winnable (with XX cards: every completion decided is winnable)",
     "1  unwinnable (with XX cards: every completion decided is unwinnable)",
@@ -71,15 +73,15 @@ pub struct Args {
     max_completions: CountLimit,
     /// When there are too many completions to decide them all: how many to
     /// draw uniformly and decide (0: none).
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = flags::whole_usize(0, flags::MAX_SAMPLES))]
     samples: usize,
     /// Seed of the sample of completions (printed with the report; the
     /// same seed draws the same sample). Default: from the clock.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = flags::whole(0, u64::MAX))]
     seed: Option<u64>,
     /// Stop each sampled completion's search after this many positions
     /// (the time limit applies too).
-    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = flags::whole(1, flags::MAX_COUNT))]
     sample_max_positions: u64,
     /// Also give the move to play now, as `spider hint` does, from the
     /// decided completions.
@@ -135,8 +137,7 @@ pub struct Args {
     /// HTML file; without a win it shows the position).
     #[arg(long, value_name = "OUT.html")]
     html: Option<PathBuf>,
-    /// Replace the --html file if it exists.
-    #[arg(long, requires = "html")]
+    #[arg(long, requires = "html", help = super::output::FORCE_HELP)]
     force: bool,
 }
 
@@ -153,7 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = Game::new(&deal).with_context(|| name.clone())?;
     if let Some(path) = &args.html {
         let inputs: Vec<&Path> = args.file.iter().map(PathBuf::as_path).collect();
-        spider_analyzer::html::check_target(path, args.force, &inputs)?;
+        super::output::check(path, &inputs, args.force)?;
     }
     let report = check::check(&deal);
     // The completions run one search per thread at once; the deal as

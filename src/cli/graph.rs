@@ -27,20 +27,26 @@ const EXIT_UNDECIDED: u8 = 3;
 const MAX_NODES_DOT: u64 = 200_000;
 /// Default `--max-nodes` for statistics only.
 const MAX_NODES_STATS: u64 = 5_000_000;
+/// The most positions drawn as SVG unless `--max-nodes` says otherwise:
+/// Graphviz's `dot` lays out a few hundred labelled nodes in seconds, but
+/// took 55 s on 300 of the unwon game's stage 0 and over 10 minutes on its 2,760.
+const MAX_NODES_SVG: u64 = 200;
 
 /// Arguments of `spider graph`.
 #[derive(Debug, clap::Args)]
+// `--time-limit -1` reaches the flag's reader, which names the range.
+#[command(allow_negative_numbers = true)]
 #[command(after_help = super::exit_codes!(
     "0  done: the DOT or the statistics of the whole graph",
     "2  bad usage or bad input, or OUT.dot exists or is the input: nothing written",
-    "3  stopped by --max-nodes or Ctrl-C: nothing written",
+    "3  stopped by --max-nodes, the memory limit or Ctrl-C (Graphviz's drawing included), or a graph too large to draw as SVG: nothing written",
 ))]
 pub struct Args {
     /// The deal file (YAML, or CLIPS facts); `-` reads standard input.
     file: PathBuf,
     /// Cover stages 0 to N: allow up to N deals (0, the default: the stage
     /// graph proper, every position reachable without dealing).
-    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with = "deals")]
+    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with = "deals", value_parser = super::flags::whole_usize(0, 5))]
     stage: usize,
     /// Let deals in: the graph of the whole game.
     #[arg(long)]
@@ -57,17 +63,26 @@ pub struct Args {
     stats: bool,
     /// Stop (exit 3, nothing written) when the graph has more positions than
     /// this; 0 for no limit [default: 200000 when writing DOT, 5000000 for
-    /// --stats only, no limit for --count].
+    /// --stats only, no limit for --count]. SVG is drawn for at most 200
+    /// positions unless this is given (Graphviz takes minutes to hours on a
+    /// few thousand).
     #[arg(long, value_name = "N", value_parser = super::flags::count_limit)]
     max_nodes: Option<super::flags::CountLimit>,
+    /// Stop (exit 3, nothing written; --count prints what it counted) when
+    /// the search's memory estimate reaches this, like `512M` or `4G`;
+    /// `auto` is half the machine's memory; 0 for no limit. A position takes
+    /// about BYTES_GRAPH bytes with the graph kept, about BYTES_COUNT with
+    /// --count.
+    #[arg(long, value_name = "SIZE", default_value = "auto", value_parser = super::flags::memory_limit)]
+    memory_limit: super::flags::MemoryLimit,
     /// Print the statistics as JSON (implies --stats, or goes with
     /// --count).
     #[arg(long)]
     json: bool,
     /// Count positions, moves and reveals per layer and per stage, and the
     /// fewest face-down cards reached, with the layered search (every core,
-    /// about 20 bytes a position, no graph kept; no limit on positions
-    /// unless --max-nodes is given).
+    /// no graph kept; no limit on positions unless --max-nodes is given,
+    /// stopped by --memory-limit).
     #[arg(long, conflicts_with_all = ["stats", "output"])]
     count: bool,
     /// With --count: save the search at every layer boundary in DIR, and
@@ -129,6 +144,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None if dot_wanted => Some(MAX_NODES_DOT),
         None => Some(MAX_NODES_STATS),
     };
+    // Drawn only up to MAX_NODES_SVG unless --max-nodes says otherwise.
+    let svg_cap = (svg_wanted && dot_wanted && args.max_nodes.is_none()).then_some(MAX_NODES_SVG);
 
     let cancel = super::cancel_on_ctrl_c();
     let problem = StageProblem::new(&game, scope);
@@ -139,7 +156,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .limits(Limits {
             // One more than allowed: reaching it means the graph is larger.
             max_positions: max_nodes.map(|max| max.saturating_add(1)),
-            cancel: Some(cancel),
+            max_memory: args.memory_limit.per_search(1),
+            cancel: Some(std::sync::Arc::clone(&cancel)),
             ..Limits::default()
         })
         .on_progress(|stats| spinner.set_message(format!("{} positions", stats.positions)))
@@ -149,10 +167,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let End::Stopped(reason) = outcome.end {
         return stopped(&args, reason, max_nodes, &outcome.stats);
     }
+    let nodes = graph.graph().node_count();
+    if let Some(cap) = svg_cap
+        && nodes as u64 > cap
+    {
+        eprintln!(
+            "spider: graph not drawn: it has {} positions, more than the {cap} Graphviz draws in reasonable time \
+             (the 2,760 of the unwon game's stage 0 took over 10 minutes); nothing written. \
+             Write the DOT with -o OUT.dot (and try `sfdp -Tsvg`), look at --stats, or give --max-nodes {} to draw it anyway",
+            nodes, nodes
+        );
+        return Ok(ExitCode::from(EXIT_UNDECIDED));
+    }
     if dot_wanted && svg_wanted {
-        let svg = spider_analyzer::html::dot::render_svg(&spider_analyzer::html::dot::styled_dot(
-            &graph,
-        ))?;
+        let dot = spider_analyzer::html::dot::styled_dot(&graph);
+        let svg = match spider_analyzer::html::dot::render_svg(&dot, Some(&cancel)) {
+            Err(spider_analyzer::html::dot::RenderError::Cancelled) => {
+                eprintln!(
+                    "spider: graph stopped: Ctrl-C while Graphviz drew it ({nodes} positions); nothing written"
+                );
+                return Ok(ExitCode::from(EXIT_UNDECIDED));
+            }
+            svg => svg?,
+        };
         match &args.output {
             Some(path) => {
                 super::output::write(path, &[&args.file], args.force, |out| out.write_all(&svg))?
@@ -365,6 +402,7 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
         .jobs(args.jobs)
         .limits(Limits {
             max_positions: max_nodes.map(|max| max.saturating_add(1)),
+            max_memory: args.memory_limit.per_search(1),
             cancel: Some(cancel),
             ..Limits::default()
         })

@@ -16,6 +16,8 @@ use spider_analyzer::solve::sample::{self, Decided};
 use spider_analyzer::solve::{Analysis, Limits};
 
 #[derive(Debug, clap::Args)]
+// `--time-limit -1` reaches the flag's reader, which names the range.
+#[command(allow_negative_numbers = true)]
 #[command(after_help = super::exit_codes!(
     "0  a move to play",
     "1  no legal move",
@@ -27,14 +29,14 @@ pub struct Args {
     file: PathBuf,
     /// Decide every completion when there are at most N; with more, a
     /// sample of --samples completions.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = super::flags::whole(0, super::flags::MAX_COUNT))]
     max_completions: u64,
     /// How many completions to draw uniformly when there are too many.
-    #[arg(long, value_name = "N", default_value_t = 30)]
+    #[arg(long, value_name = "N", default_value_t = 30, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
     samples: usize,
     /// Seed of the sample (printed; the same seed draws the same sample).
     /// Default: from the clock.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::flags::whole(0, u64::MAX))]
     seed: Option<u64>,
     /// Stop each search (one completion, or one move in one completion)
     /// after this many positions; 0 for no limit.

@@ -310,7 +310,8 @@ impl fmt::Display for InputError {
                 write!(f, ":{column}")?;
             }
         }
-        write!(f, ": {}", self.message)
+        // A parser's own wording may quote a whole line of input.
+        write!(f, ": {}", crate::text::shorten_words(&self.message))
     }
 }
 
