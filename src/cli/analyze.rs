@@ -35,7 +35,7 @@ const BUILT_IN_NAME: &str = "unwon-2017.yaml (built in)";
 #[command(after_help = super::exit_codes!(
     "0  winnable (with XX cards: every completion decided is winnable)",
     "1  unwinnable (with XX cards: every completion decided is unwinnable)",
-    "2  bad usage or bad input (the message names the file, line and column)",
+    "2  bad usage or bad input (the message names the file, line and column), an inconsistent deal included",
     "3  undecided: a limit or Ctrl-C stopped the search, or the completions disagree;",
     "   the built-in game is undecided within the default limits",
 ))]
@@ -157,6 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         super::output::check(path, &inputs, args.force)?;
     }
     let report = check::check(&deal);
+    super::input::refuse_inconsistent(&name, &report)?;
     // The completions run one search per thread at once; the deal as
     // written runs alone, on every thread.
     let threads = flags::threads(args.jobs);

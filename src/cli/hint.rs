@@ -66,11 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = super::input::name(&args.file);
     spider_analyzer::game::Game::new(&deal).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let report = check::check(&deal);
-    if !report.consistent {
-        anyhow::bail!(
-            "{name}: the deal is inconsistent, so the unseen cards are not known: see `spider check {name}`"
-        );
-    }
+    super::input::refuse_inconsistent(&name, &report)?;
     let limits = Limits {
         max_positions: args.max_positions.0,
         time_limit: args.time_limit.0,
