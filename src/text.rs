@@ -74,9 +74,58 @@ pub fn io_reason(err: &std::io::Error) -> String {
     }
 }
 
+/// A large count in words a player reads: exact below 10,000, then
+/// "24.8 thousand", "24.8 million", "1.9 billion", "3.2 trillion".
+pub fn amount(n: u64) -> String {
+    const NAMES: [(f64, &str); 4] = [
+        (1e12, "trillion"),
+        (1e9, "billion"),
+        (1e6, "million"),
+        (1e3, "thousand"),
+    ];
+    if n < 10_000 {
+        return n.to_string();
+    }
+    let x = n as f64;
+    for (size, name) in NAMES {
+        if x >= size {
+            let value = x / size;
+            return if value >= 100.0 {
+                format!("{value:.0} {name}")
+            } else {
+                format!("{value:.1} {name}")
+            };
+        }
+    }
+    n.to_string()
+}
+
+/// A duration in words: "45 s", "12 min", "2 h 5 min", "3 days".
+pub fn duration(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    match s {
+        0..120 => format!("{s} s"),
+        120..7200 => format!("{} min", (s + 30) / 60),
+        7200..172_800 => format!("{} h {} min", s / 3600, (s % 3600) / 60),
+        _ => format!("{} days", (s + 43_200) / 86_400),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn amounts_and_durations_in_words() {
+        assert_eq!(amount(9_999), "9999");
+        assert_eq!(amount(24_800_000), "24.8 million");
+        assert_eq!(amount(1_900_000_000), "1.9 billion");
+        assert_eq!(amount(310_000), "310 thousand");
+        assert_eq!(duration(45.2), "45 s");
+        assert_eq!(duration(720.0), "12 min");
+        assert_eq!(duration(7500.0), "2 h 5 min");
+        assert_eq!(duration(5.0 * 86_400.0), "5 days");
+    }
 
     #[test]
     fn counts_and_excerpts() {

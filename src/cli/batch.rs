@@ -155,7 +155,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let progress = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(u64::try_from(to_do).unwrap_or(u64::MAX));
         bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} deals, {per_sec}, eta {eta} {msg}")
+            ProgressStyle::with_template("{bar:40} {pos}/{len} deals, {rate}, eta {eta} {msg}")
+                .map(|style| {
+                    style.with_key(
+                        "rate",
+                        |state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write| {
+                            let _ = write!(out, "{:.2} deals/s", state.per_sec());
+                        },
+                    )
+                })
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar.enable_steady_tick(Duration::from_millis(500));

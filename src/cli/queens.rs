@@ -39,6 +39,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut search = queens
         .search()
         .limits(Limits {
+            // The default memory limit of every search.
+            max_memory: super::flags::MemoryLimit::Auto.per_search(1),
             cancel: Some(cancel),
             ..Limits::default()
         })

@@ -96,7 +96,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 if args.verbose {
                     print_moves(&mut out, &game, &moves)?;
                 }
-                writeln!(out, "all {} moves are legal", moves.len())?;
+                match moves.len() {
+                    1 => writeln!(out, "the 1 move is legal")?,
+                    n => writeln!(out, "all {n} moves are legal")?,
+                }
                 write!(out, "{end}")?;
                 writeln!(
                     out,
@@ -105,10 +108,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         "the game is won".to_string()
                     } else {
                         format!(
-                            "not won yet: {} runs removed, {} stock rows left, {} cards face down",
-                            end.runs_removed(),
-                            game.rows_left(&end),
-                            end.face_down_total()
+                            "not won yet: {} removed, {} left, {} face down",
+                            spider_analyzer::text::count(end.runs_removed() as u64, "run"),
+                            spider_analyzer::text::count(game.rows_left(&end) as u64, "stock row"),
+                            spider_analyzer::text::count(end.face_down_total() as u64, "card")
                         )
                     }
                 )?;
