@@ -15,13 +15,13 @@ use num_bigint::BigUint;
 use spider_analyzer::deal::Place;
 use spider_analyzer::deal::{Deal, check, yaml};
 use spider_analyzer::game::{Game, compact_line};
-use spider_analyzer::text::count;
 use spider_analyzer::solve::completions::{self, Completion};
 use spider_analyzer::solve::hint;
 use spider_analyzer::solve::sample::{self, Decided, SampleSummary};
 use spider_analyzer::solve::{
     Analysis, Limits, Progress, Reductions, RoomTest, Verdict, analyze_with_progress,
 };
+use spider_analyzer::text::count;
 
 use super::flags::{self, CountLimit, MemoryLimit, TimeLimit};
 
@@ -185,7 +185,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let cancel = super::cancel_on_ctrl_c();
     let spinner = super::spinner();
-    let show = |p: &Progress| match &p.proof {
+    let show = |p: &Progress| {
+        match &p.proof {
         Some(proof) => spinner.set_message(format!("exhaustive pass: {proof}")),
         None => spinner.set_message(format!(
             "{} pass: examined {} positions ({} positions/s), stage {}; best so far {} removed, {} face down",
@@ -198,6 +199,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             spider_analyzer::text::count(p.best_runs_removed as u64, "run"),
             spider_analyzer::text::count(p.fewest_face_down as u64, "card"),
         )),
+    }
     };
     let main_limits = Limits {
         checkpoint: args.checkpoint.clone(),

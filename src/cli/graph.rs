@@ -19,8 +19,8 @@ use anyhow::Context;
 use spider_analyzer::explore::layered::{Layered, LayeredStats};
 use spider_analyzer::explore::{End, Limits, Order, Search, Stats, Stop};
 use spider_analyzer::game::{Game, Move, compact_line};
-use spider_analyzer::text::count as plural;
 use spider_analyzer::solve::stage::{LayerKey, Scope, StageProblem, StageReport};
+use spider_analyzer::text::count as plural;
 
 /// Exit code when a limit (`--max-nodes`, Ctrl-C) stopped the exploration.
 const EXIT_UNDECIDED: u8 = 3;
@@ -28,10 +28,12 @@ const EXIT_UNDECIDED: u8 = 3;
 const MAX_NODES_DOT: u64 = 200_000;
 /// Default `--max-nodes` for statistics only.
 const MAX_NODES_STATS: u64 = 5_000_000;
-/// The most positions drawn as SVG unless `--max-nodes` says otherwise:
-/// Graphviz's `dot` lays out a few hundred labelled nodes in seconds, but
-/// took 55 s on 300 of the unwon game's stage 0 and over 10 minutes on its 2,760.
-const MAX_NODES_SVG: u64 = 200;
+/// The most moves (edges) drawn as SVG unless `--max-nodes` is given:
+/// Graphviz's `dot` lays out labelled edges slowly, and more than linearly
+/// in their number. Measured: 180 moves (36 positions) in 3 s of CPU, 864
+/// (144 positions) in over 10 minutes, the unwon game's stage 0 (20,272)
+/// in hours.
+const MAX_MOVES_SVG: u64 = 250;
 
 /// Arguments of `spider graph`.
 #[derive(Debug, clap::Args)]
@@ -64,9 +66,8 @@ pub struct Args {
     stats: bool,
     /// Stop (exit 3, nothing written) when the graph has more positions than
     /// this; 0 for no limit [default: 200000 when writing DOT, 5000000 for
-    /// --stats only, no limit for --count]. SVG is drawn for at most 200
-    /// positions unless this is given (Graphviz takes minutes to hours on a
-    /// few thousand).
+    /// --stats only, no limit for --count]. SVG is drawn for at most 250
+    /// moves unless this is given (Graphviz took over 10 minutes on 864).
     #[arg(long, value_name = "N", value_parser = super::flags::count_limit)]
     max_nodes: Option<super::flags::CountLimit>,
     /// Stop (exit 3, nothing written; --count prints what it counted) when
@@ -146,8 +147,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None if dot_wanted => Some(MAX_NODES_DOT),
         None => Some(MAX_NODES_STATS),
     };
-    // Drawn only up to MAX_NODES_SVG unless --max-nodes says otherwise.
-    let svg_cap = (svg_wanted && dot_wanted && args.max_nodes.is_none()).then_some(MAX_NODES_SVG);
+    // Drawn only up to MAX_MOVES_SVG unless --max-nodes says otherwise.
+    let svg_cap = (svg_wanted && dot_wanted && args.max_nodes.is_none()).then_some(MAX_MOVES_SVG);
 
     let cancel = super::cancel_on_ctrl_c();
     let problem = StageProblem::new(&game, scope);
@@ -170,14 +171,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return stopped(&args, reason, max_nodes, &outcome.stats);
     }
     let nodes = graph.graph().node_count();
+    let moves = graph.graph().edge_count();
     if let Some(cap) = svg_cap
-        && nodes as u64 > cap
+        && moves as u64 > cap
     {
         eprintln!(
-            "spider: graph not drawn: it has {} positions, more than the {cap} Graphviz draws in reasonable time \
-             (the 2,760 of the unwon game's stage 0 took over 10 minutes); nothing written. \
-             Write the DOT with -o OUT.dot (and try `sfdp -Tsvg`), look at --stats, or give --max-nodes {} to draw it anyway",
-            nodes, nodes
+            "spider: graph not drawn: it has {nodes} positions and {moves} moves, more than the {cap} moves \
+             Graphviz draws in reasonable time (864 took over 10 minutes); nothing written. \
+             Write the DOT with -o OUT.dot (and try `sfdp -Tsvg`), look at --stats, \
+             or give --max-nodes {nodes} to draw it anyway"
         );
         return Ok(ExitCode::from(EXIT_UNDECIDED));
     }

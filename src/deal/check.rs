@@ -120,7 +120,10 @@ pub fn check(deal: &Deal) -> Report {
         .into_iter()
         .filter(|fewer| fewer.count() < deal.suits.count())
         .find(|fewer| {
-            !known.is_empty() && known.iter().all(|card| fewer.suits().contains(&card.suit()))
+            !known.is_empty()
+                && known
+                    .iter()
+                    .all(|card| fewer.suits().contains(&card.suit()))
         })
         .filter(|_| !consistent)
         .map(SuitCount::count);
@@ -227,7 +230,11 @@ impl fmt::Display for Report {
             writeln!(
                 f,
                 "hint: every known card is {}: is `suits: {suits}` missing from the file? (without it a deal has 4 suits)",
-                if suits == 1 { "a spade" } else { "a spade or a heart" }
+                if suits == 1 {
+                    "a spade"
+                } else {
+                    "a spade or a heart"
+                }
             )?;
         }
         writeln!(

@@ -180,7 +180,10 @@ fn check_indentation(text: &str, file: &Path) -> Result<(), InputError> {
                      move it {shift} {way} so that they line up"
                 )));
             }
-            _ if TOP_KEYS.contains(&key) && indent > 0 && item.is_none_or(|(_, dash, _)| column <= dash) => {
+            _ if TOP_KEYS.contains(&key)
+                && indent > 0
+                && item.is_none_or(|(_, dash, _)| column <= dash) =>
+            {
                 return Err(error(format!(
                     "indentation: the top-level key `{key}` is in column {column}; top-level keys start in column 1"
                 )));
