@@ -210,7 +210,7 @@ fn batch_results_to_a_pipe_do_not_hang() {
             "1..1",
             "--suits",
             "1",
-            "--shorten-time",
+            "--shorten-positions",
             "0",
             "-o",
             "/dev/stdout",
