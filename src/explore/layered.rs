@@ -271,10 +271,11 @@ pub struct LayeredOutcome<S> {
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {
     /// Reading or writing the directory failed.
-    #[error("checkpoint {path}: {source}")]
+    #[error("checkpoint {path}: {}", crate::text::io_reason(error))]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        /// Said in the message, so not a `source` (said once).
+        error: std::io::Error,
     },
     /// The directory holds the checkpoint of another search.
     #[error(
@@ -521,9 +522,9 @@ where
                     })?;
                 }
             } else {
-                fs::create_dir_all(dir).map_err(|source| CheckpointError::Io {
+                fs::create_dir_all(dir).map_err(|error| CheckpointError::Io {
                     path: dir.clone(),
-                    source,
+                    error,
                 })?;
             }
         }
@@ -1760,9 +1761,9 @@ struct Manifest {
 const MANIFEST_VERSION: u32 = 3;
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
-    move |source| CheckpointError::Io {
+    move |error| CheckpointError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 

@@ -344,7 +344,7 @@ fn check_and_analyze_read_standard_input() {
         .assert()
         .code(0)
         .stdout(predicate::str::starts_with(
-            "deal: <stdin> (1 suits, standard rules, 5 stock rows, 0 runs removed)\nconsistency: consistent\nverdict: winnable\n",
+            "deal: <stdin> (1 suit, standard rules, 5 stock rows, 0 runs removed)\nconsistency: consistent\nverdict: winnable\n",
         ));
     spider()
         .args(["check", "-"])
