@@ -78,6 +78,7 @@ pub mod fptable;
 mod graph;
 pub mod layered;
 pub mod memory;
+pub mod sortedfp;
 mod search;
 
 pub use graph::{Chain, Depth, Distances, GraphCounts, GraphNode, MoveGraph};

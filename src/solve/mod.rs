@@ -102,6 +102,8 @@ pub enum StopReason {
     MachineMemory,
     /// The search was cancelled (Ctrl-C).
     Cancelled,
+    /// The disk-backed exhaustive pass reached its limit of disk bytes.
+    Disk,
     /// Every position was examined without a win, but some lines turn up
     /// unknown cards: the answer depends on what they are.
     UnknownCards,
@@ -115,6 +117,7 @@ impl std::fmt::Display for StopReason {
             StopReason::Memory => "the memory limit was reached",
             StopReason::MachineMemory => "the machine's free memory ran low",
             StopReason::Cancelled => "the search was interrupted",
+            StopReason::Disk => "the disk limit was reached",
             StopReason::UnknownCards => {
                 "a win must turn up unknown cards, and they can be turned up: the answer depends on the XX cards"
             }

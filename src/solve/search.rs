@@ -530,6 +530,7 @@ impl<'a> Search<'a> {
                     EngineStop::MachineMemory => StopReason::MachineMemory,
                     EngineStop::Cancelled => StopReason::Cancelled,
                     EngineStop::Callback => StopReason::UnknownCards,
+                    EngineStop::Disk => StopReason::Disk,
                 });
                 Outcome::Stopped
             }
