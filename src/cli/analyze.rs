@@ -131,6 +131,8 @@ pub struct Args {
     /// docs/engine.md). Not used for the completions of XX cards.
     #[arg(long, value_name = "DIR")]
     checkpoint: Option<PathBuf>,
+    #[command(flatten)]
+    disk: flags::DiskArgs,
     /// Also write a page that plays the winning line (one self-contained
     /// HTML file; without a win it shows the position).
     #[arg(long, value_name = "OUT.html")]
@@ -177,6 +179,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         exhaustive_only: args.exhaustive_only,
         shorten_time: super::seconds("--shorten-time", args.shorten_time)?,
         checkpoint: None,
+        disk: None,
     };
     let cancel = super::cancel_on_ctrl_c();
     let spinner = super::spinner();
@@ -194,6 +197,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let main_limits = Limits {
         checkpoint: args.checkpoint.clone(),
+        disk: args
+            .disk
+            .options(args.checkpoint.as_deref())
+            .map_err(anyhow::Error::msg)?,
         memory_limit: args.memory_limit.per_search(1),
         ..limits.clone()
     };

@@ -56,8 +56,8 @@ use rayon::prelude::*;
 pub use super::fptable::FpTable;
 
 mod disk;
-pub use disk::{DiskOptions, PART_ENV, ROUND_ENV};
 use super::{End, Limits, NodeKind, Problem, Stop, StopReason};
+pub use disk::{DiskOptions, PART_ENV, ROUND_ENV};
 
 /// Fingerprint shards: successors are partitioned by the top 8 bits of
 /// their fingerprint, and each shard is deduplicated by one thread.

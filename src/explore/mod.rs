@@ -78,8 +78,8 @@ pub mod fptable;
 mod graph;
 pub mod layered;
 pub mod memory;
-pub mod sortedfp;
 mod search;
+pub mod sortedfp;
 
 pub use graph::{Chain, Depth, Distances, GraphCounts, GraphNode, MoveGraph};
 pub use search::{

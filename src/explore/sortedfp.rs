@@ -405,8 +405,20 @@ mod tests {
     fn a_sorted_set_finds_what_it_holds_and_nothing_else() {
         for spread in [0, 1, 60, 100, 120] {
             let all = random_fps(20_000, 7 + u64::from(spread), spread);
-            let held: Vec<u128> = all.iter().copied().enumerate().filter(|(i, _)| i % 3 != 0).map(|(_, f)| f).collect();
-            let absent: Vec<u128> = all.iter().copied().enumerate().filter(|(i, _)| i % 3 == 0).map(|(_, f)| f).collect();
+            let held: Vec<u128> = all
+                .iter()
+                .copied()
+                .enumerate()
+                .filter(|(i, _)| i % 3 != 0)
+                .map(|(_, f)| f)
+                .collect();
+            let absent: Vec<u128> = all
+                .iter()
+                .copied()
+                .enumerate()
+                .filter(|(i, _)| i % 3 == 0)
+                .map(|(_, f)| f)
+                .collect();
             let mut set = SortedFps::default();
             for batch in held.chunks(997) {
                 let mut new = batch.to_vec();

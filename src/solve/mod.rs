@@ -78,6 +78,11 @@ pub struct Limits {
     /// stopped by a limit, Ctrl-C or a crash resumes where it stopped and
     /// reaches the same verdict and counts.
     pub checkpoint: Option<std::path::PathBuf>,
+    /// Keep the exhaustive pass's states on disk (see
+    /// [`crate::explore::layered::Layered::disk`]): the proof, the last
+    /// pass, then outgrows memory, and resumes from the directory as from
+    /// a checkpoint (which it replaces).
+    pub disk: Option<crate::explore::layered::DiskOptions>,
 }
 
 /// The default of [`Limits::shorten_time`] in `analyze` and `batch`.

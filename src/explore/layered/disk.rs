@@ -191,7 +191,19 @@ struct BlockWriter {
     out: Option<BufWriter<fs::File>>,
     open: BTreeMap<(u64, u16), (Vec<u8>, u32)>,
     info: FileInfo,
-    compressor: zstd::bulk::Compressor<'static>,
+}
+
+/// The Zstandard level of the files: level 1 packs Spider records about
+/// six times; see `docs/engine.md`.
+const FILE_LEVEL: i32 = 1;
+
+thread_local! {
+    /// Each thread's Zstandard contexts for the files (made once: a
+    /// context costs more to make than a block to compress).
+    static FILE_ZSTD: std::cell::RefCell<(
+        Option<zstd::bulk::Compressor<'static>>,
+        Option<zstd::bulk::Decompressor<'static>>,
+    )> = const { std::cell::RefCell::new((None, None)) };
 }
 
 impl BlockWriter {
@@ -207,13 +219,16 @@ impl BlockWriter {
                 bytes: 0,
                 blocks: Vec::new(),
             },
-            compressor: zstd::bulk::Compressor::new(1).expect("a compression context"),
         }
     }
 
     /// Bytes held in memory.
     fn memory(&self) -> u64 {
-        self.open.values().map(|(b, _)| b.capacity() as u64).sum::<u64>() + (1 << 16)
+        self.open
+            .values()
+            .map(|(b, _)| b.capacity() as u64)
+            .sum::<u64>()
+            + (1 << 16)
     }
 
     fn push(&mut self, target: u64, fp: u128, record: &[u8]) -> Result<(), CheckpointError> {
@@ -230,10 +245,20 @@ impl BlockWriter {
         Ok(())
     }
 
-    fn flush(&mut self, (target, part): (u64, u16), raw: &[u8], count: u32) -> Result<(), CheckpointError> {
-        let packed = self
-            .compressor
-            .compress(raw)
+    fn flush(
+        &mut self,
+        (target, part): (u64, u16),
+        raw: &[u8],
+        count: u32,
+    ) -> Result<(), CheckpointError> {
+        let packed = FILE_ZSTD
+            .with_borrow_mut(|(compressor, _)| {
+                compressor
+                    .get_or_insert_with(|| {
+                        zstd::bulk::Compressor::new(FILE_LEVEL).expect("a compression context")
+                    })
+                    .compress(raw)
+            })
             .map_err(io_error(&self.path))?;
         if self.out.is_none() {
             let file = fs::File::create(&self.path).map_err(io_error(&self.path))?;
@@ -283,7 +308,6 @@ fn read_blocks(
     let path = blocks_path(dir, name);
     let mut file = None;
     let mut packed = Vec::new();
-    let mut decompressor = zstd::bulk::Decompressor::new().map_err(io_error(&path))?;
     for block in &info.blocks {
         if block.target != layer || block.part as usize != part {
             continue;
@@ -297,8 +321,14 @@ fn read_blocks(
             .map_err(io_error(&path))?;
         packed.resize(block.len as usize, 0);
         file.read_exact(&mut packed).map_err(io_error(&path))?;
-        let raw = decompressor
-            .decompress(&packed, block.raw as usize)
+        let raw = FILE_ZSTD
+            .with_borrow_mut(|(_, decompressor)| {
+                decompressor
+                    .get_or_insert_with(|| {
+                        zstd::bulk::Decompressor::new().expect("a decompression context")
+                    })
+                    .decompress(&packed, block.raw as usize)
+            })
             .map_err(io_error(&path))?;
         let mut at = 0;
         let mut count = 0;
@@ -751,7 +781,11 @@ where
                                 "a move led from layer {layer} to layer {target}: \
                                  Problem::layer must never go down"
                             );
-                            manifest.pending.entry(target).or_default().push(name.clone());
+                            manifest
+                                .pending
+                                .entry(target)
+                                .or_default()
+                                .push(name.clone());
                         }
                     }
                     written.push(blocks_path(&dir, &name));
@@ -1076,7 +1110,10 @@ mod tests {
                 .unwrap();
             assert_eq!(disk.end, End::Exhausted);
             assert_eq!(figures(&disk.stats), figures(&memory.stats));
-            assert_eq!(disk.goal.unwrap().depth, memory.goal.as_ref().unwrap().depth);
+            assert_eq!(
+                disk.goal.unwrap().depth,
+                memory.goal.as_ref().unwrap().depth
+            );
             // Nothing is left on disk but the manifest and empty folders.
             let blocks = fs::read_dir(dir.path().join("blocks")).unwrap().count();
             assert_eq!(blocks, 0);
@@ -1162,7 +1199,11 @@ mod tests {
         let common = finished.min(stats.layers.len() - 1);
         assert!(common > 3);
         for k in 0..common {
-            assert_eq!(strip(&stats.layers[k]), strip(&memory.stats.layers[k]), "layer {k}");
+            assert_eq!(
+                strip(&stats.layers[k]),
+                strip(&memory.stats.layers[k]),
+                "layer {k}"
+            );
         }
     }
 }
