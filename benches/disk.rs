@@ -118,7 +118,10 @@ fn main() {
             positions / r.cpu / 1e6,
             r.rss as f64 / 1e6,
             r.rss as f64 / positions,
-            r.json["engine"]["peak_memory_bytes"].as_f64().unwrap_or(0.0) / 1e6,
+            r.json["engine"]["peak_memory_bytes"]
+                .as_f64()
+                .unwrap_or(0.0)
+                / 1e6,
             r.json["engine"]["table_bytes_per_position"]
                 .as_f64()
                 .unwrap_or(0.0),
@@ -129,8 +132,16 @@ fn main() {
     }
     println!(
         "targets: under 8 bytes of memory a position on disk: {}; 10^10 within about 2 h: {}",
-        if (disk.rss as f64 / positions) < 8.0 { "met" } else { "not met" },
-        if 1e10 / (positions / disk.wall) < 2.5 * 3600.0 { "met" } else { "not met" },
+        if (disk.rss as f64 / positions) < 8.0 {
+            "met"
+        } else {
+            "not met"
+        },
+        if 1e10 / (positions / disk.wall) < 2.5 * 3600.0 {
+            "met"
+        } else {
+            "not met"
+        },
     );
     println!("load at the end {}", load().trim());
 }
