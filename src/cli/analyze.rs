@@ -127,6 +127,8 @@ pub struct Args {
     /// docs/engine.md). Not used for the completions of XX cards.
     #[arg(long, value_name = "DIR")]
     checkpoint: Option<PathBuf>,
+    #[command(flatten)]
+    disk: flags::DiskArgs,
     /// Also write a page that plays the winning line (one self-contained
     /// HTML file; without a win it shows the position).
     #[arg(long, value_name = "OUT.html")]
@@ -216,6 +218,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let main_limits = Limits {
         checkpoint: args.checkpoint.clone(),
+        disk: args
+            .disk
+            .options(args.checkpoint.as_deref())
+            .map_err(anyhow::Error::msg)?,
         memory_limit: args.budget.memory_limit.per_search(1),
         max_positions: as_written_max,
         ..limits.clone()

@@ -189,6 +189,59 @@ fn parse_whole(text: &str) -> Option<u128> {
     Some(digits.parse().unwrap_or(u128::MAX))
 }
 
+/// The flags of the disk-backed exhaustive search, shared by `analyze`
+/// and `graph --count` (see docs/engine.md).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct DiskArgs {
+    /// Keep the exhaustive search's states on disk in DIR (frontiers and
+    /// successors in compressed files, duplicates removed in bulk, only the
+    /// current layer's seen set in memory, 13-15 bytes a position of it):
+    /// the same counts as in memory, for proofs that outgrow it; the same
+    /// command on the same DIR resumes a stopped search. Default with
+    /// --disk-limit or --disk-launcher: DIR/disk of --checkpoint.
+    #[arg(long, value_name = "DIR")]
+    pub disk: Option<std::path::PathBuf>,
+    /// With --disk: stop (resumably) once DIR holds more than SIZE, like
+    /// 60G (K, M, G, T: powers of 1024; 0: no limit) [default: no limit].
+    #[arg(long, value_name = "SIZE", value_parser = size_limit)]
+    pub disk_limit: Option<SizeLimit>,
+    /// With --disk: run each round's 16 tasks through this shell command,
+    /// as separate processes or a job array on a cluster sharing DIR:
+    /// `{tasks}` becomes the parts to run (0,1,...,15), `{command}` this
+    /// command; each task reads its part from SPIDER_DISK_PART or
+    /// SLURM_ARRAY_TASK_ID. Example: 'sbatch --wait --array={tasks}
+    /// --wrap "{command}"'.
+    #[arg(long, value_name = "CMD")]
+    pub disk_launcher: Option<String>,
+}
+
+impl DiskArgs {
+    /// The options of the search, if it runs on disk: `--disk DIR`, or
+    /// `CHECKPOINT/disk` when only the limit or the launcher is given.
+    pub fn options(
+        &self,
+        checkpoint: Option<&std::path::Path>,
+    ) -> Result<Option<spider_analyzer::explore::layered::DiskOptions>, String> {
+        let dir = match (&self.disk, checkpoint) {
+            (Some(dir), _) => dir.clone(),
+            (None, _) if self.disk_limit.is_none() && self.disk_launcher.is_none() => {
+                return Ok(None);
+            }
+            (None, Some(checkpoint)) => checkpoint.join("disk"),
+            (None, None) => {
+                return Err(
+                    "--disk-limit and --disk-launcher need --disk DIR (or --checkpoint DIR)".into(),
+                );
+            }
+        };
+        Ok(Some(spider_analyzer::explore::layered::DiskOptions {
+            dir,
+            max_bytes: self.disk_limit.and_then(|limit| limit.0),
+            launcher: self.disk_launcher.clone(),
+        }))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

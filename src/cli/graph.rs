@@ -93,6 +93,8 @@ pub struct Args {
     /// limit, Ctrl-C or a crash).
     #[arg(long, value_name = "DIR", requires = "count")]
     checkpoint: Option<PathBuf>,
+    #[command(flatten)]
+    disk: super::flags::DiskArgs,
     /// With --count: at most N threads, 1 to 1024 [default: every core].
     #[arg(short, long, value_name = "N", requires = "count", value_parser = super::flags::jobs)]
     jobs: Option<usize>,
@@ -423,7 +425,11 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
                 ))
             ))
         });
-    if let Some(dir) = &args.checkpoint {
+    let disk = args
+        .disk
+        .options(args.checkpoint.as_deref())
+        .map_err(anyhow::Error::msg)?;
+    if args.checkpoint.is_some() || disk.is_some() {
         // The search is this deal file's content over this scope.
         let bytes = std::fs::read(&args.file)
             .with_context(|| format!("{}: cannot read", args.file.display()))?;
@@ -431,7 +437,11 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
             "spider graph --count, {scope}, deal file content {:032x}",
             spider_analyzer::explore::fingerprint_of(&bytes)
         );
-        search = search.checkpoint(dir, id);
+        search = match (disk, &args.checkpoint) {
+            (Some(options), _) => search.disk(options, id),
+            (None, Some(dir)) => search.checkpoint(dir, id),
+            (None, None) => unreachable!("checked above"),
+        };
     }
     let outcome = search.run()?;
     spinner.finish_and_clear();

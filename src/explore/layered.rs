@@ -54,7 +54,10 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 pub use super::fptable::FpTable;
+
+mod disk;
 use super::{End, Limits, NodeKind, Problem, Stop, StopReason};
+pub use disk::{DiskOptions, PART_ENV, ROUND_ENV};
 
 /// Fingerprint shards: successors are partitioned by the top 8 bits of
 /// their fingerprint, and each shard is deduplicated by one thread.
@@ -349,6 +352,7 @@ where
     note: Option<(NoteSave<'a>, NoteRestore<'a>)>,
     compress_above: Option<u64>,
     batch_time: Duration,
+    disk: Option<(DiskOptions, String)>,
 }
 
 impl<'a, P: PackedProblem> Layered<'a, P>
@@ -371,6 +375,7 @@ where
             note: None,
             compress_above: None,
             batch_time: BATCH_TIME,
+            disk: None,
         }
     }
 
@@ -392,6 +397,18 @@ where
     /// Counts and verdicts do not depend on it.
     pub fn compress_above(mut self, bytes: u64) -> Self {
         self.compress_above = Some(bytes);
+        self
+    }
+
+    /// Keeps the search's states on disk in `options.dir` instead of in
+    /// memory, and continues from what the directory holds (see
+    /// [`disk`](self::disk) and `docs/engine.md`): the same counts as the
+    /// search in memory, in a few bytes of memory per position of the
+    /// current layer. `id` names the search, as for
+    /// [`checkpoint`](Layered::checkpoint) (which it replaces: the
+    /// directory is its own checkpoint). Deduplicated searches only.
+    pub fn disk(mut self, options: DiskOptions, id: impl Into<String>) -> Self {
+        self.disk = Some((options, id.into()));
         self
     }
 
@@ -477,7 +494,9 @@ where
                 .expect("a rayon pool of a few threads")
         });
         let pool = Pool(pool.as_ref());
-        if self.dedup {
+        if self.dedup && self.disk.is_some() {
+            self.run_disk(pool)
+        } else if self.dedup {
             self.run_layers(pool)
         } else {
             Ok(self.run_tree(pool))

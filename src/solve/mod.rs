@@ -74,6 +74,11 @@ pub struct Limits {
     /// stopped by a limit, Ctrl-C or a crash resumes where it stopped and
     /// reaches the same verdict and counts.
     pub checkpoint: Option<std::path::PathBuf>,
+    /// Keep the exhaustive pass's states on disk (see
+    /// [`crate::explore::layered::Layered::disk`]): the proof, the last
+    /// pass, then outgrows memory, and resumes from the directory as from
+    /// a checkpoint (which it replaces).
+    pub disk: Option<crate::explore::layered::DiskOptions>,
 }
 
 /// The default of [`Limits::max_positions`] in every command: the work a
@@ -107,6 +112,8 @@ pub enum StopReason {
     MachineMemory,
     /// The search was cancelled (Ctrl-C).
     Cancelled,
+    /// The disk-backed exhaustive pass reached its limit of disk bytes.
+    Disk,
     /// Every position was examined without a win, but some lines turn up
     /// unknown cards: the answer depends on what they are.
     UnknownCards,
@@ -120,6 +127,7 @@ impl std::fmt::Display for StopReason {
             StopReason::Memory => "the memory limit was reached",
             StopReason::MachineMemory => "the machine's free memory ran low",
             StopReason::Cancelled => "the search was interrupted",
+            StopReason::Disk => "the disk limit was reached",
             StopReason::UnknownCards => {
                 "a win must turn up unknown cards, and they can be turned up: the answer depends on the XX cards"
             }
