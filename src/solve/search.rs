@@ -50,10 +50,9 @@ use crate::deal::{PILES, Place};
 use crate::explore::fptable::KeySet;
 use crate::explore::layered::Layered;
 use crate::explore::{End, StopReason as EngineStop};
-use crate::game::{Game, Move, Position};
+use crate::game::{Game, LayerKey, Move, Position};
 
 use super::exhaustive::ExhaustiveProblem;
-use super::stage::LayerKey;
 
 #[cfg(doc)]
 use super::heuristic::promising;
