@@ -39,8 +39,10 @@ pub struct Args {
     /// after this many positions; 0 for no limit.
     #[arg(long, value_name = "N", default_value = "1000000", value_parser = super::flags::count_limit)]
     max_positions: super::flags::CountLimit,
-    /// Stop each search after this many seconds; 0 for no limit.
-    #[arg(long, value_name = "SECS", default_value = "10", value_parser = super::flags::time_limit)]
+    /// Also stop each search after this many seconds of wall time; 0 (the
+    /// default) for no deadline (with one, the hint can depend on the
+    /// machine's speed and load).
+    #[arg(long, value_name = "SECS", default_value = "0", value_parser = super::flags::time_limit)]
     time_limit: super::flags::TimeLimit,
     /// Credit only the first move of each completion's winning line
     /// instead of trying every legal move in every winnable completion
