@@ -558,7 +558,7 @@ mod tests {
                         let next = game.apply(&position, mv).position;
                         let preview = game.preview(&position, &hashes, mv);
                         assert_eq!(preview.key, next.sum_key(unordered), "{mv}");
-                        assert_eq!(preview.layer, super::layer_of(&next), "{mv}");
+                        assert_eq!(preview.layer, crate::game::layer_of(&next), "{mv}");
                         checked += 1;
                         if !unordered && seen.insert(next.sum_key(false)) {
                             queue.push(next);
