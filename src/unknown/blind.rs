@@ -59,6 +59,10 @@ pub struct HiddenSettings {
     pub limits: Limits,
     /// The game is given up after this many moves.
     pub max_moves: usize,
+    /// With no plan, play the line [`super::lookahead::best_line`] finds
+    /// within this many positions that turn up nothing; 0 plays the move
+    /// whose position scores best instead (the player of the first study).
+    pub lookahead: usize,
     /// Seeds the samples of the game (with the deal's number mixed in by
     /// the caller, so each game has its own).
     pub seed: u64,
@@ -99,6 +103,8 @@ pub fn play_hidden(
     let (mut moves, mut decisions, mut unplanned, mut unplanned_run) = (0, 0, 0, 0);
     // Whether the plans are up to date with what has been seen.
     let mut fresh = false;
+    // Whether the plan is the lookahead's line rather than solved wins.
+    let mut looked_ahead = false;
     let ended = loop {
         if play.position().is_won() {
             break "won";
@@ -126,6 +132,19 @@ pub fn play_hidden(
             fresh = true;
         }
         let legal = play.moves();
+        if plans.is_empty() && settings.lookahead > 0 {
+            // The position as seen, with every hidden card XX: the
+            // lookahead reads nothing else.
+            let view = play.hidden_view()?;
+            if let Some(line) = super::lookahead::best_line(&view, settings.lookahead, &seen)?
+                && !line.moves.is_empty()
+            {
+                unplanned += line.moves.len();
+                unplanned_run = 0;
+                looked_ahead = true;
+                plans.push(line.moves);
+            }
+        }
         let chosen = if plans.is_empty() {
             unplanned += 1;
             unplanned_run += 1;
@@ -141,7 +160,9 @@ pub fn play_hidden(
                 .max_by_key(|(mv, next)| (score(next.position()), kind(play.position(), *mv)))
                 .map(|(mv, _)| mv)
         } else {
-            unplanned_run = 0;
+            if !looked_ahead {
+                unplanned_run = 0;
+            }
             let votes = |mv: Move| plans.iter().filter(|p| p[0] == mv).count();
             legal
                 .iter()
@@ -163,6 +184,9 @@ pub fn play_hidden(
         if turned > 0 {
             plans.clear();
             fresh = false;
+        }
+        if plans.is_empty() {
+            looked_ahead = false;
         }
     };
     Ok(HiddenGame {

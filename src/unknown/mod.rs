@@ -15,6 +15,7 @@ pub mod blind;
 pub mod completions;
 mod decided;
 pub mod hint;
+pub mod lookahead;
 pub mod sample;
 
 pub use decided::{Completion, CompletionError, Decided, SampleSummary};
