@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -211,7 +211,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         print_summary(&mut std::io::stdout().lock(), &summary, args.json)?;
     }
-    super::show::write_batch_report(&args, &records, &summary)?;
+    write_report(&args, &records, &summary)?;
     if cancel.load(Ordering::SeqCst) {
         eprintln!(
             "spider: interrupted after {decided_now} deals this run; {}",
@@ -274,8 +274,35 @@ fn summarize(args: &Args) -> anyhow::Result<ExitCode> {
     }
     let summary = Summary::of(&records, None);
     print_summary(&mut std::io::stdout().lock(), &summary, json)?;
-    super::show::write_batch_report(args, &records, &summary)?;
+    write_report(args, &records, &summary)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--html`, when asked for: the report of `records`, titled after the
+/// deals run or the results files read (which are never written over).
+fn write_report(args: &Args, records: &[Record], summary: &Summary) -> anyhow::Result<()> {
+    let Some(path) = &args.html else {
+        return Ok(());
+    };
+    let mut inputs: Vec<&Path> = args.summarize.iter().map(|p| p.as_path()).collect();
+    inputs.extend(args.output.iter().map(|p| p.as_path()));
+    let title = match (&args.number, &args.pysol) {
+        (Some(range), _) => format!("Own deals {range}, {} suits", args.suits.count()),
+        (_, Some(range)) => format!("PySol games {range}"),
+        _ => {
+            let names: Vec<String> = args
+                .summarize
+                .iter()
+                .map(|p| {
+                    p.file_name().map_or(p.display().to_string(), |n| {
+                        n.to_string_lossy().into_owned()
+                    })
+                })
+                .collect();
+            format!("Results in {}", names.join(", "))
+        }
+    };
+    super::show::write_batch_report(path, args.force, &inputs, &title, records, summary)
 }
 
 fn print_summary(stdout: &mut dyn Write, summary: &Summary, json: bool) -> anyhow::Result<()> {

@@ -18,8 +18,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use spider_analyzer::explore::layered::{Layered, LayeredStats};
 use spider_analyzer::explore::{End, Limits, Order, Search, Stats, Stop};
-use spider_analyzer::game::{Game, Move, compact_line};
-use spider_analyzer::solve::stage::{LayerKey, Scope, StageProblem, StageReport};
+use spider_analyzer::game::{Game, LayerKey, Move, compact_line};
+use spider_analyzer::solve::stage::{Scope, StageProblem, StageReport};
 use spider_analyzer::text::count as plural;
 
 /// Exit code when a limit (`--max-nodes`, Ctrl-C) stopped the exploration.

@@ -1,7 +1,7 @@
 //! The command line: one module per subcommand, each with its clap `Args`
 //! struct and a `run` function that returns the process exit code.
 //!
-//! Exit codes follow the SPEC: 0 success (consistent, winnable, all moves
+//! Exit codes, the same in every command: 0 success (consistent, winnable, all moves
 //! legal), 1 the negative answer (inconsistent, unwinnable, illegal move),
 //! 2 bad usage or bad input, 3 undecided.
 

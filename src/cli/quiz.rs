@@ -69,6 +69,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for set in &solutions.sets {
             let answers: Vec<String> = set.iter().map(ToString::to_string).collect();
             writeln!(out, "{}", answers.join(" "))?;
+            // Each question with its answer and what that answer claims.
+            for answer in set {
+                let question = &quiz.questions[answer.question];
+                let option = &question.options[answer.option];
+                let claimed = &quiz.questions[question.about].options[option.claim].name;
+                let text = question
+                    .text
+                    .as_deref()
+                    .map_or(String::new(), |text| format!(" {}:", text.trim_end()));
+                writeln!(
+                    out,
+                    "  {}.{text} {}, which says {}={claimed}",
+                    answer.question + 1,
+                    option.name,
+                    question.about + 1,
+                )?;
+            }
         }
         let noun = if count == 1 { "set" } else { "sets" };
         writeln!(

@@ -121,37 +121,17 @@ pub fn write_replay_page(
     Ok(())
 }
 
-/// The page of `spider batch --html`, when asked for: a report of
-/// `records` (the results files read are inputs, never written over).
+/// The page of `spider batch --html`: a report of `records` under
+/// `title` (`inputs`, the results files read, are never written over).
 pub fn write_batch_report(
-    args: &super::batch::Args,
+    path: &Path,
+    force: bool,
+    inputs: &[&Path],
+    title: &str,
     records: &[spider_analyzer::batch::Record],
     summary: &spider_analyzer::batch::Summary,
 ) -> anyhow::Result<()> {
-    let Some(path) = &args.html else {
-        return Ok(());
-    };
-    let mut inputs: Vec<&Path> = args.summarize.iter().map(|p| p.as_path()).collect();
-    inputs.extend(args.output.iter().map(|p| p.as_path()));
-    let title = match (&args.number, &args.pysol) {
-        (Some(range), _) => format!("Own deals {range}, {} suits", args.suits.count()),
-        (_, Some(range)) => format!("PySol games {range}"),
-        _ => {
-            let names: Vec<String> = args
-                .summarize
-                .iter()
-                .map(|p| {
-                    p.file_name().map_or(p.display().to_string(), |n| {
-                        n.to_string_lossy().into_owned()
-                    })
-                })
-                .collect();
-            format!("Results in {}", names.join(", "))
-        }
-    };
-    let page = html::report::page(&title, records, summary);
-    super::output::write(path, &inputs, args.force, |out| {
-        out.write_all(page.as_bytes())
-    })?;
+    let page = html::report::page(title, records, summary);
+    super::output::write(path, inputs, force, |out| out.write_all(page.as_bytes()))?;
     Ok(())
 }

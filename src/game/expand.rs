@@ -138,7 +138,7 @@ pub struct Preview {
     /// The successor's [`Position::sum_key`].
     pub key: u128,
     /// Its rows dealt, runs removed and face-down cards, as
-    /// [`crate::solve::stage::layer_of`] puts them together.
+    /// [`layer_of`](super::layer_of) puts them together.
     pub layer: u64,
 }
 
@@ -482,7 +482,7 @@ impl Game {
         {
             let next = self.apply(position, Move::Deal).position;
             debug_assert_eq!(preview.key, next.sum_key(unordered));
-            debug_assert_eq!(preview.layer, crate::solve::stage::layer_of(&next));
+            debug_assert_eq!(preview.layer, super::layer_of(&next));
         }
         preview
     }
@@ -500,7 +500,7 @@ impl Game {
         {
             let next = self.apply(position, mv).position;
             debug_assert_eq!(preview.key, next.sum_key(hashes.unordered), "{mv}");
-            debug_assert_eq!(preview.layer, crate::solve::stage::layer_of(&next), "{mv}");
+            debug_assert_eq!(preview.layer, super::layer_of(&next), "{mv}");
         }
         preview
     }
@@ -558,7 +558,7 @@ mod tests {
                         let next = game.apply(&position, mv).position;
                         let preview = game.preview(&position, &hashes, mv);
                         assert_eq!(preview.key, next.sum_key(unordered), "{mv}");
-                        assert_eq!(preview.layer, crate::solve::stage::layer_of(&next), "{mv}");
+                        assert_eq!(preview.layer, crate::game::layer_of(&next), "{mv}");
                         checked += 1;
                         if !unordered && seen.insert(next.sum_key(false)) {
                             queue.push(next);

@@ -14,12 +14,14 @@
 //! position has no moves (nothing is known beyond it).
 
 mod expand;
+mod layer;
 mod packed;
 mod packed_step;
 mod position;
 mod replay;
 
 pub use expand::{PileHashes, Preview, ShiftedPiles, pile_hash};
+pub use layer::{LayerKey, layer_of};
 pub use packed::PackedPosition;
 pub use packed_step::PackedStep;
 pub use position::{Game, IllegalMove, Position, Reveals, Step};

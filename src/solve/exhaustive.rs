@@ -36,10 +36,10 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use crate::cards::Card;
 use crate::explore::layered::{PackedProblem, Successor};
 use crate::explore::{NodeKind, Problem};
-use crate::game::{Game, Move, PackedStep, Position, Step};
+use crate::game::{Game, Move, PackedStep, Position, Step, layer_of};
 
 use super::prune::{Reductions, RoomRule, RoomTest, dead_end_with};
-use super::stage::{layer_of, push_previews};
+use super::stage::push_previews;
 
 /// A state of the exhaustive pass: a position (with the `XX` slots the move
 /// into it turned up) and the move back to its parent, which is not played.

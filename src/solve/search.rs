@@ -50,10 +50,9 @@ use crate::deal::{PILES, Place};
 use crate::explore::fptable::KeySet;
 use crate::explore::layered::Layered;
 use crate::explore::{End, StopReason as EngineStop};
-use crate::game::{Game, Move, Position};
+use crate::game::{Game, LayerKey, Move, Position};
 
 use super::exhaustive::ExhaustiveProblem;
-use super::stage::LayerKey;
 
 #[cfg(doc)]
 use super::heuristic::promising;
@@ -1358,6 +1357,7 @@ mod tests {
     /// better position after depth 38), and no beam of favoured moves
     /// can: they reach two positions.
     #[test]
+    #[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
     fn a_wide_thorough_move_beam_wins_a_position_without_stock() {
         let deal = ladder("r0-g5005");
         let beam = |width, thorough| Pass::MoveBeam {
@@ -1375,6 +1375,7 @@ mod tests {
     /// neither the same beam ranked with the bound on the moves needed
     /// nor the narrower one by the breaks alone.
     #[test]
+    #[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
     fn a_move_beam_ranked_by_the_breaks_alone_wins_where_the_bound_misleads() {
         let deal = ladder("r2-g5011");
         let beam = |width, breaks_only| Pass::MoveBeam {
@@ -1472,6 +1473,7 @@ mod tests {
     /// lookahead of 300 expansions wins it (in about a second, release
     /// build). The lookahead changes which positions the beam keeps.
     #[test]
+    #[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
     fn a_lookahead_beam_wins_where_the_plain_beam_does_not() {
         let deal = crate::deal::pysol::deal(17, Rules::Standard).unwrap();
         let beam = |lookahead| Pass::Beam {

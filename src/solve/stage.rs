@@ -38,6 +38,10 @@ use crate::explore::layered::{PackedProblem, Successor};
 use crate::explore::{Chain, Depth, GraphCounts, MoveGraph, NodeKind, Problem};
 use crate::game::{Game, Move, Position, Step};
 
+// The layer of a position is a fact of the rules (src/game/layer.rs); it is
+// named here too for the users of the stage graph.
+pub use crate::game::{LayerKey, layer_of};
+
 /// Which positions the graph covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
@@ -64,39 +68,6 @@ impl fmt::Display for Scope {
             Scope::Stage(0) => f.write_str("stage 0 (no deals)"),
             Scope::Stage(last) => write!(f, "stages 0 to {last} (at most {last} deals)"),
             Scope::WholeGame => f.write_str("the whole game (deals allowed)"),
-        }
-    }
-}
-
-/// The layer of a position for the layered search: rows dealt, then runs
-/// removed, then cards turned up. No move lowers it (a deal adds a row, a
-/// move may remove a run or turn a card up, and nothing is ever undone),
-/// so positions of different layers never meet. Decode it with
-/// [`LayerKey`].
-pub fn layer_of(position: &Position) -> u64 {
-    (position.rows_dealt() as u64) << 16
-        | (position.runs_removed() as u64) << 8
-        | (255 - position.face_down_total() as u64)
-}
-
-/// A Spider layer key ([`layer_of`]) read back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct LayerKey {
-    /// Stock rows dealt.
-    pub rows_dealt: usize,
-    /// K..A runs removed.
-    pub runs_removed: usize,
-    /// Face-down cards left on the table.
-    pub face_down: usize,
-}
-
-impl LayerKey {
-    /// Reads a key [`layer_of`] made.
-    pub fn decode(layer: u64) -> LayerKey {
-        LayerKey {
-            rows_dealt: (layer >> 16) as usize,
-            runs_removed: (layer >> 8 & 0xff) as usize,
-            face_down: 255 - (layer & 0xff) as usize,
         }
     }
 }

@@ -414,7 +414,11 @@ fn dot_output_renders_with_graphviz() {
             );
             assert!(String::from_utf8_lossy(&svg.stdout).contains("<svg"));
         }
-        Err(_) => eprintln!("note: graphviz `dot` is not installed; the DOT was not rendered"),
+        Err(_) => crate::skipped(
+            "dot_output_renders_with_graphviz",
+            "graphviz `dot`",
+            "the DOT was not rendered",
+        ),
     }
 }
 

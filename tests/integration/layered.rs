@@ -340,9 +340,9 @@ fn graph_count_prints_stages_and_the_fewest_face_down_cards() {
 }
 
 /// Stages 0 and 1 of the unwon game: about 12 million positions (a minute
-/// on two cores; run with `cargo test --release -- --ignored`).
+/// on two cores in a release build).
 #[test]
-#[ignore]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
 fn stages_0_and_1_of_the_unwon_game() {
     let deal = load(&repo("deals/unwon-2017.yaml")).unwrap();
     let stats = layered_counts(&deal, Scope::Stage(1), 2);
@@ -353,6 +353,7 @@ fn stages_0_and_1_of_the_unwon_game() {
 /// The exhaustive problem finds a win exactly when the naive search does,
 /// and the line it recovers replays to a win.
 #[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
 fn the_exhaustive_problem_agrees_with_the_naive_search() {
     let (mut compared, mut won) = (0, 0);
     for seed in 1..=40u64 {
@@ -543,6 +544,7 @@ fn lost_case() -> Deal {
 }
 
 #[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
 fn an_interrupted_proof_resumes_to_the_same_verdict_and_counts() {
     use spider_analyzer::solve::{StopReason as Why, Verdict};
     let deal = lost_case();
@@ -587,6 +589,7 @@ fn an_interrupted_proof_resumes_to_the_same_verdict_and_counts() {
 /// (`RoomTest::for_pass`). Here a capped pass proves the loss, so no
 /// checkpoint is written, and a second run gives the same verdict.
 #[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
 fn the_capped_passes_of_the_schedule_write_no_checkpoint() {
     use spider_analyzer::solve::Verdict;
     let deal = lost_case();

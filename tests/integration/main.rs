@@ -15,3 +15,15 @@ mod proofs;
 mod solver;
 mod trust;
 mod unknown_cards;
+
+/// Says on the terminal that `test` skipped a check because `tool` is not
+/// installed. Written straight to the standard error, past the test
+/// harness's capture, so that `cargo test` shows it even when the test
+/// passes.
+pub fn skipped(test: &str, tool: &str, what: &str) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped: {test}: {tool} is not installed; {what}"
+    );
+}

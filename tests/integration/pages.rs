@@ -128,7 +128,11 @@ fn analyze_writes_a_page_that_plays_the_winning_line() {
     no_network(&text);
     assert!(text.contains(&format!("data-moves=\"{moves}\"")));
     let Some(browser) = chromium() else {
-        eprintln!("note: chromium is not installed; the page was not opened in a browser");
+        crate::skipped(
+            "analyze_writes_a_page_that_plays_the_winning_line",
+            "chromium",
+            "the page was not opened in a browser",
+        );
         return;
     };
     for mv in [0, moves / 3, moves] {
@@ -187,7 +191,11 @@ fn a_deal_with_unknown_cards_and_an_undecided_deal_still_get_a_page() {
     assert!(undecided_text.contains("No winning line."));
     assert!(xx_text.contains("lead to the best position a short beam search found"));
     let Some(browser) = chromium() else {
-        eprintln!("note: chromium is not installed; the pages were not opened in a browser");
+        crate::skipped(
+            "a_deal_with_unknown_cards_and_an_undecided_deal_still_get_a_page",
+            "chromium",
+            "the pages were not opened in a browser",
+        );
         return;
     };
     let start = |path: &str| {
@@ -241,7 +249,11 @@ fn replay_writes_a_page_up_to_the_first_illegal_move() {
         );
         assert_eq!(data["stock-rows"], 4);
     } else {
-        eprintln!("note: chromium is not installed; the page was not opened in a browser");
+        crate::skipped(
+            "replay_writes_a_page_up_to_the_first_illegal_move",
+            "chromium",
+            "the page was not opened in a browser",
+        );
     }
 }
 
@@ -362,6 +374,12 @@ fn batch_writes_a_one_page_report_of_its_results() {
         .code(2);
     if let Some(browser) = chromium() {
         screenshot_is_not_blank(browser, &page, dir.path());
+    } else {
+        crate::skipped(
+            "batch_writes_a_one_page_report_of_its_results",
+            "chromium",
+            "the report was not opened in a browser",
+        );
     }
 }
 
@@ -375,8 +393,10 @@ fn graph_draws_svg_through_graphviz_or_says_how_to_get_it() {
     if !has_dot {
         run.code(2)
             .stderr(predicate::str::contains("apt-get install graphviz"));
-        eprintln!(
-            "note: graphviz `dot` is not installed; checked the message that says how to get it"
+        crate::skipped(
+            "graph_draws_svg_through_graphviz_or_says_how_to_get_it",
+            "graphviz `dot`",
+            "checked the message that says how to get it, drew nothing",
         );
         return;
     }

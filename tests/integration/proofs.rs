@@ -312,6 +312,7 @@ fn ladder_position(name: &str) -> Deal {
 /// pile, runs taken apart and joined again, a deal that only the relaxed
 /// rules allow. (Deals onto full piles are among the small positions.)
 #[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
 fn reductions_keep_the_verdicts_of_hard_positions() {
     // One suit, two runs left (26 spades: two of each card).
     let two_runs = |piles: &[(&str, &str)], stock: &[&str], rules| {
@@ -376,6 +377,7 @@ fn reductions_keep_the_verdicts_of_stuck_games() {
 /// (the stock's cards are targets only once dealt, and cover the piles),
 /// and agree with the plain search on every position it decides.
 #[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
 fn reductions_keep_the_verdicts_of_games_stuck_before_the_last_deal() {
     stuck_games(1, 0x2545_f491_4f6c_dd1d, 6);
 }
