@@ -45,6 +45,10 @@ pub struct Reductions {
     /// nothing on it but a run of its suit; see [`super::room`]): it then
     /// proves more positions lost.
     pub make_way: bool,
+    /// The room test learns conflicts: the relaxed states it proves lost
+    /// are kept by the exhaustive search and trusted by its later tests
+    /// ([`super::room::Learned`], with the argument; `--no-learn`).
+    pub learn: bool,
 }
 
 impl Default for Reductions {
@@ -68,6 +72,7 @@ impl Reductions {
         room: RoomTest::Entries,
         symmetry: true,
         make_way: true,
+        learn: true,
     };
     /// The plain search: deduplication only.
     pub const NONE: Reductions = Reductions {
@@ -76,6 +81,7 @@ impl Reductions {
         room: RoomTest::Never,
         symmetry: false,
         make_way: false,
+        learn: false,
     };
 }
 
@@ -350,7 +356,26 @@ pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
 
 /// [`dead_end`], with the room test ([`room::no_room`]) that `room` names.
 pub fn dead_end_with(game: &Game, position: &Position, room: RoomRule) -> Option<DeadEnd> {
-    dead_end_trying(game, position, room, SLOT_SEARCH_BUDGET, Effort::ENTRY)
+    dead_end_learning(game, position, room, None)
+}
+
+/// [`dead_end_with`], the room test trusting the relaxed losses `learned`
+/// holds and adding those it proves ([`room::Learned`], with its
+/// argument).
+pub fn dead_end_learning(
+    game: &Game,
+    position: &Position,
+    room: RoomRule,
+    learned: Option<&room::Learned>,
+) -> Option<DeadEnd> {
+    dead_end_trying(
+        game,
+        position,
+        room,
+        SLOT_SEARCH_BUDGET,
+        Effort::ENTRY,
+        learned,
+    )
 }
 
 /// [`dead_end_with`] for the one position analyzed, before any search:
@@ -363,6 +388,7 @@ pub fn dead_end_at_start(game: &Game, position: &Position, room: RoomRule) -> Op
         room,
         SLOT_SEARCH_BUDGET_AT_START,
         Effort::START,
+        None,
     )
 }
 
@@ -374,6 +400,7 @@ fn dead_end_trying(
     room: RoomRule,
     slot_budget: u32,
     effort: Effort,
+    learned: Option<&room::Learned>,
 ) -> Option<DeadEnd> {
     let effort = Effort {
         make_way: room == RoomRule::MakeWay,
@@ -445,7 +472,7 @@ fn dead_end_trying(
             len,
             down,
         };
-        return room::no_room_with(&piles, effort).map(DeadEnd::NoRoom);
+        return room::no_room_learning(&piles, effort, learned).map(DeadEnd::NoRoom);
     }
     // Report the pile hiding the most face-down cards that the first
     // settled state with every row dealt left stuck.
