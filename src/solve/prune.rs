@@ -47,7 +47,10 @@ pub struct Reductions {
     pub make_way: bool,
     /// The room test learns conflicts: the relaxed states it proves lost
     /// are kept by the exhaustive search and trusted by its later tests
-    /// ([`super::room::Learned`], with the argument; `--no-learn`).
+    /// ([`super::room::Learned`], with the argument; `--learn`). Off by
+    /// default: on the ladder it made one proof 3 times faster
+    /// (`r1-g5015`'s first 2 M positions) and another, decided within
+    /// 60 s, 1.2 to 1.6 times slower (`r1-g5004`; docs/proofs.md).
     pub learn: bool,
 }
 
@@ -58,11 +61,13 @@ impl Default for Reductions {
 }
 
 impl Reductions {
-    /// What `analyze` uses unless told otherwise: every reduction on, the
-    /// room test on the position analyzed, where the last row was dealt,
-    /// and on every entry in the last exhaustive pass ([`RoomTest::Last`]).
+    /// What `analyze` uses unless told otherwise: every reduction on but
+    /// the learned conflicts, the room test on the position analyzed,
+    /// where the last row was dealt, and on every entry in the last
+    /// exhaustive pass ([`RoomTest::Last`]).
     pub const DEFAULT: Reductions = Reductions {
         room: RoomTest::Last,
+        learn: false,
         ..Reductions::ALL
     };
     /// Every reduction on.

@@ -706,17 +706,23 @@ impl std::hash::Hasher for FoldHasher {
     }
 }
 
+/// The fewest states below a relaxed state proved lost (itself included)
+/// for the state to be kept among the learned losses ([`Learned`]): the
+/// losses proved in fewer are proved again nearly as fast as they are
+/// looked up in a large set.
+const LEARNED_SMALLEST: u32 = 16;
+
 /// The salt of [`Search::learned_key`].
 const LEARNED_SALT: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
 
 /// The most relaxed losses one [`Learned`] holds: 2 M keys, about 40 MB
-/// with the set's own room. Past it, the search learns nothing more (it
-/// keeps what it holds).
+/// with the set's own room (and as much again for a step's pending keys).
+/// Past it, the search learns nothing more (it keeps what it holds).
 pub const LEARNED_KEPT: usize = 1 << 21;
 
 /// Learned conflicts: relaxed states of the room test proved lost, kept by
 /// one exhaustive search and trusted by every later test of it, on every
-/// thread (`--no-learn` switches it off).
+/// thread (`--learn` switches it on; off by default, see docs/proofs.md).
 ///
 /// # Why a learned loss keeps every win
 ///
@@ -982,6 +988,7 @@ impl<'a> Search<'a> {
         if unsettled != key {
             self.memory.seen.insert(unsettled);
         }
+        let budget_before = self.budget;
         let won = self.expand(piles, &state);
         // A search that ran out of budget proved nothing of this state.
         if won {
@@ -994,7 +1001,11 @@ impl<'a> Search<'a> {
                 self.memory.lost.clear();
             }
             self.memory.lost.insert(folded);
-            if let Some(key) = learned_key {
+            // Only a loss that took a search to prove is worth keeping:
+            // the others cost a lookup in a large set for little.
+            if let Some(key) = learned_key
+                && budget_before - self.budget >= LEARNED_SMALLEST
+            {
                 self.memory.learning.push(key);
             }
         }
