@@ -10,7 +10,9 @@
 //! - [`explore`]: a generic search engine (start, successors, goal) with exact
 //!   deduplication, the move graph and its measures.
 //! - [`solve`]: the Spider solver built on the rules and the engine: verdicts,
-//!   winning lines, unknown cards and their completions.
+//!   winning lines, proofs of a loss.
+//! - [`unknown`]: unknown (`XX`) cards: completions, samples, the hint and
+//!   the blind player, with the solver as their tool.
 //! - [`puzzles`]: N-queens and a self-referential quiz, small problems that
 //!   validate the engine.
 
@@ -22,3 +24,5 @@ pub mod game;
 pub mod html;
 pub mod puzzles;
 pub mod solve;
+pub mod stats;
+pub mod unknown;

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 pub use results::{DealKey, Header, Record, RecordWriter, ResultsFile, merge};
 pub use run::{BatchConfig, decide, run};
 pub use shard::{DealRange, Shard, Source, numbered_deal};
-pub use summary::{Share, StopCounts, Summary, Z95, percentile, wilson_interval};
+pub use summary::{Share, StopCounts, Summary};
 
 /// What can go wrong in a batch: bad ranges or shards, files that cannot be
 /// read or written.

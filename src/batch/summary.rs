@@ -9,37 +9,7 @@ use serde::Serialize;
 use crate::solve::{StopReason, Verdict};
 
 use super::Record;
-
-/// The 95% two-sided normal quantile.
-pub const Z95: f64 = 1.959_963_984_540_054;
-
-/// The Wilson score interval for `successes` out of `trials` at normal
-/// quantile `z`; `None` for no trials.
-pub fn wilson_interval(successes: u64, trials: u64, z: f64) -> Option<(f64, f64)> {
-    if trials == 0 {
-        return None;
-    }
-    let n = trials as f64;
-    let p = successes as f64 / n;
-    let z2 = z * z;
-    let denominator = 1.0 + z2 / n;
-    let center = (p + z2 / (2.0 * n)) / denominator;
-    let half = z / denominator * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    Some(((center - half).max(0.0), (center + half).min(1.0)))
-}
-
-/// The `p`-th percentile (0 to 100) of ascending `sorted` values, by linear
-/// interpolation between closest ranks (the usual median for p = 50; NumPy's
-/// and R's default); `None` for no values.
-pub fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
-    if sorted.is_empty() {
-        return None;
-    }
-    let rank = p.clamp(0.0, 100.0) / 100.0 * (sorted.len() - 1) as f64;
-    let below = rank.floor() as usize;
-    let above = rank.ceil() as usize;
-    Some(sorted[below] + (sorted[above] - sorted[below]) * (rank - below as f64))
-}
+use crate::stats::{Z95, percentile, wilson_interval};
 
 /// A share with its 95% Wilson interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -297,34 +267,6 @@ impl fmt::Display for Summary {
 mod tests {
     use super::*;
     use crate::batch::test_support::{close, record};
-
-    #[test]
-    fn wilson_interval_known_values() {
-        // Textbook values: 0 of 10 -> [0, 0.2775]; 5 of 10 -> [0.2366,
-        // 0.7634]; 10 of 10 -> [0.7225, 1]; 1 of 10 -> [0.0179, 0.4042].
-        let (lo, hi) = wilson_interval(0, 10, Z95).unwrap();
-        assert!(close(lo, 0.0) && close(hi, 0.2775), "{lo} {hi}");
-        let (lo, hi) = wilson_interval(5, 10, Z95).unwrap();
-        assert!(close(lo, 0.2366) && close(hi, 0.7634), "{lo} {hi}");
-        let (lo, hi) = wilson_interval(10, 10, Z95).unwrap();
-        assert!(close(lo, 0.7225) && close(hi, 1.0), "{lo} {hi}");
-        let (lo, hi) = wilson_interval(1, 10, Z95).unwrap();
-        assert!(close(lo, 0.0179) && close(hi, 0.4042), "{lo} {hi}");
-        assert_eq!(wilson_interval(0, 0, Z95), None);
-    }
-
-    #[test]
-    fn percentiles_interpolate_between_ranks() {
-        assert_eq!(percentile(&[], 50.0), None);
-        assert_eq!(percentile(&[7.0], 95.0), Some(7.0));
-        assert_eq!(percentile(&[1.0, 2.0, 3.0, 4.0], 50.0), Some(2.5));
-        assert_eq!(percentile(&[1.0, 2.0, 3.0], 50.0), Some(2.0));
-        let twenty: Vec<f64> = (1..=20).map(f64::from).collect();
-        // NumPy: np.percentile(range(1, 21), 95) == 19.05
-        assert!(close(percentile(&twenty, 95.0).unwrap(), 19.05));
-        assert_eq!(percentile(&twenty, 0.0), Some(1.0));
-        assert_eq!(percentile(&twenty, 100.0), Some(20.0));
-    }
 
     #[test]
     fn summary_counts_shares_and_times() {

@@ -15,14 +15,20 @@ use num_bigint::BigUint;
 use spider_analyzer::deal::Place;
 use spider_analyzer::deal::{Deal, check, yaml};
 use spider_analyzer::game::{Game, compact_line};
-use spider_analyzer::solve::completions::{self, Completion};
-use spider_analyzer::solve::hint;
-use spider_analyzer::solve::sample::{self, Decided, SampleSummary};
 use spider_analyzer::solve::{
     Analysis, Limits, Progress, Reductions, RoomTest, Verdict, analyze_with_progress,
 };
+use spider_analyzer::unknown::{Completion, Decided, SampleSummary};
+use spider_analyzer::unknown::{completions, hint, sample};
 
-use super::flags::{self, CountLimit, MemoryLimit, TimeLimit};
+use super::budget::{Budget, Shorten};
+use super::flags::{self, CountLimit};
+
+/// The most positions the search of a deal as written with `XX` cards
+/// examines when its completions are decided after it: it cannot win
+/// (a win turns up every card), it only finds which unknown cards can turn
+/// up, and the completions give the verdict.
+const AS_WRITTEN_POSITIONS: u64 = 2_000_000;
 
 /// The deal analyzed when no file is given: the 2017 game its player could
 /// not win in 20 hours, with its four never-seen cards.
@@ -41,23 +47,10 @@ pub struct Args {
     /// The deal file (YAML, or CLIPS facts); `-` reads standard input.
     /// Without it, the built-in unwon 2017 game is analyzed.
     file: Option<PathBuf>,
-    /// Stop after this many positions (per deal or completion); 0 for no
-    /// limit.
-    #[arg(long, value_name = "N", default_value = "0", value_parser = flags::count_limit)]
-    max_positions: CountLimit,
-    /// Stop after this many seconds (per deal or completion), 0.001 to
-    /// 2592000 (30 days); 0 for no limit.
-    #[arg(long, value_name = "SECS", default_value = "10", value_parser = flags::time_limit)]
-    time_limit: TimeLimit,
-    /// After the first win, look this many seconds more for a shorter
-    /// winning line (within --time-limit); 0 keeps the first line.
-    #[arg(long, value_name = "SECS", default_value_t = spider_analyzer::solve::DEFAULT_SHORTEN_TIME.as_secs_f64())]
-    shorten_time: f64,
-    /// Stop when the search's memory estimate reaches this (per search), like
-    /// `512M` or `4G`; `auto` shares half the machine's memory between the
-    /// searches run at once; 0 for no limit.
-    #[arg(long, value_name = "SIZE", default_value = "auto", value_parser = flags::memory_limit)]
-    memory_limit: MemoryLimit,
+    #[command(flatten)]
+    budget: Budget,
+    #[command(flatten)]
+    shorten: Shorten,
     /// Decide every completion of the XX cards, however many there are (up
     /// to --max-completions). By default they are all decided when there
     /// are at most 1000; with more, a sample is decided (see --samples).
@@ -165,9 +158,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // written runs alone, on every thread.
     let threads = flags::threads(args.jobs);
     let limits = Limits {
-        max_positions: args.max_positions.0,
-        time_limit: args.time_limit.0,
-        memory_limit: args.memory_limit.per_search(threads),
         reductions: Reductions {
             dead_ends: !args.no_dead_ends,
             dead_ends_everywhere: args.dead_ends_everywhere,
@@ -181,8 +171,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             learn: args.learn && !args.no_dead_ends,
         },
         exhaustive_only: args.exhaustive_only,
-        shorten_time: super::seconds("--shorten-time", args.shorten_time)?,
-        checkpoint: None,
+        shorten_positions: args.shorten.shorten_positions,
+        ..args.budget.limits(threads)
     };
     let cancel = super::cancel_on_ctrl_c();
     let spinner = super::spinner();
@@ -198,17 +188,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             p.fewest_face_down
         )),
     };
-    let main_limits = Limits {
-        checkpoint: args.checkpoint.clone(),
-        memory_limit: args.memory_limit.per_search(1),
-        ..limits.clone()
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let analysis = pool.install(|| analyze_with_progress(&deal, &main_limits, &cancel, &show))?;
-    spinner.finish_and_clear();
-
     let unknown = deal.unknown_places().len();
     let candidates = report.candidates();
     let count = sample::count(&candidates);
@@ -218,11 +197,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         1000
     };
     let decide_all = count <= BigUint::from(all_at_most);
-    let want_completions = unknown > 0
+    let completions_follow = unknown > 0
         && report.consistent
         && !args.no_completions
-        && (decide_all || args.samples > 0)
-        && !cancel.load(Ordering::Relaxed);
+        && (decide_all || args.samples > 0);
+    // With XX cards the deal as written cannot be won, only searched for
+    // the unknown cards it can turn up; when the completions follow (they
+    // give the verdict), that search gets at most AS_WRITTEN_POSITIONS.
+    let as_written_max = if completions_follow {
+        Some(
+            limits
+                .max_positions
+                .map_or(AS_WRITTEN_POSITIONS, |max| max.min(AS_WRITTEN_POSITIONS)),
+        )
+    } else {
+        limits.max_positions
+    };
+    let main_limits = Limits {
+        checkpoint: args.checkpoint.clone(),
+        memory_limit: args.budget.memory_limit.per_search(1),
+        max_positions: as_written_max,
+        ..limits.clone()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let analysis = pool.install(|| analyze_with_progress(&deal, &main_limits, &cancel, &show))?;
+    spinner.finish_and_clear();
+
+    let want_completions = completions_follow && !cancel.load(Ordering::Relaxed);
     let seed = args.seed.unwrap_or_else(sample::fresh_seed);
     let decided = if want_completions {
         let size = if decide_all {
@@ -238,7 +241,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             })?
         } else {
             let sample_limits = Limits {
-                max_positions: Some(args.max_positions.0.map_or(args.sample_max_positions, |m| {
+                max_positions: Some(limits.max_positions.map_or(args.sample_max_positions, |m| {
                     m.min(args.sample_max_positions)
                 })),
                 ..limits.clone()

@@ -46,17 +46,10 @@ pub struct Args {
     /// Deals decided at once, 1 to 1024 (default: one per core).
     #[arg(short, long, value_name = "N", value_parser = super::flags::jobs)]
     jobs: Option<usize>,
-    /// Give up on a deal after SECS seconds (it counts as undecided), 0.001
-    /// to 2592000 (30 days); 0 for no limit. The same default as analyze.
-    #[arg(long, value_name = "SECS", default_value = "10", value_parser = super::flags::time_limit)]
-    time_limit: super::flags::TimeLimit,
-    /// Give up on a deal after N distinct positions; 0 for no limit.
-    #[arg(long, value_name = "N", default_value = "0", value_parser = super::flags::count_limit)]
-    max_positions: super::flags::CountLimit,
-    /// After a deal's first win, look this many seconds more for a shorter
-    /// winning line (within --time-limit); 0 keeps the first line.
-    #[arg(long, value_name = "SECS", default_value_t = spider_analyzer::solve::DEFAULT_SHORTEN_TIME.as_secs_f64())]
-    shorten_time: f64,
+    #[command(flatten)]
+    budget: super::budget::Budget,
+    #[command(flatten)]
+    shorten: super::budget::Shorten,
     /// Results file (JSON Lines: a header line, then one record per deal),
     /// appended to as deals are decided; deals already in it are skipped.
     /// Never truncated; a file that is not a results file is refused. After
@@ -108,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let config = config(&args)?;
     if args.hidden {
-        let settings = spider_analyzer::solve::hidden::HiddenSettings {
+        let settings = spider_analyzer::unknown::blind::HiddenSettings {
             samples: args.hidden_samples,
             limits: Limits {
                 max_positions: Some(args.hidden_max_positions),
@@ -228,12 +221,8 @@ fn config(args: &Args) -> anyhow::Result<BatchConfig> {
         suits: args.suits,
         rules: args.rules,
         limits: Limits {
-            max_positions: args.max_positions.0,
-            time_limit: args.time_limit.0,
-            shorten_time: super::seconds("--shorten-time", args.shorten_time)?,
-            memory_limit: super::flags::MemoryLimit::Auto
-                .per_search(super::flags::threads(args.jobs)),
-            ..Limits::default()
+            shorten_positions: args.shorten.shorten_positions,
+            ..args.budget.limits(super::flags::threads(args.jobs))
         },
     };
     config.validate()?;

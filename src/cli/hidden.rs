@@ -1,6 +1,6 @@
 //! `spider batch --hidden`: each numbered deal played from the start by a
 //! player who cannot see face-down or stock cards (moves chosen by the
-//! hint, `spider_analyzer::solve::hidden`), beside the verdict with every
+//! hint, `spider_analyzer::unknown::blind`), beside the verdict with every
 //! card known. A study, not a proof: the summary gives both shares with
 //! their 95 % Wilson intervals and the settings that produced them.
 
@@ -14,9 +14,9 @@ use anyhow::Context;
 use rayon::prelude::*;
 use spider_analyzer::batch::{BatchConfig, numbered_deal};
 use spider_analyzer::deal::numbered::SplitMix64;
-use spider_analyzer::solve::hidden::{HiddenGame, HiddenSettings, play_hidden};
-use spider_analyzer::solve::sample::Interval;
 use spider_analyzer::solve::{Verdict, analyze};
+use spider_analyzer::stats::Interval;
+use spider_analyzer::unknown::blind::{HiddenGame, HiddenSettings, play_hidden};
 
 /// One deal of the study.
 #[derive(Clone, Debug, serde::Serialize)]

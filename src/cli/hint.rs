@@ -2,7 +2,7 @@
 //! the `XX` cards. Every legal move with the share of completions (all of
 //! them when there are few, else a seeded uniform sample) in which a win
 //! starts with it, best first. The method and what it assumes are in
-//! `spider_analyzer::solve::hint` and docs/unknown-cards.md.
+//! `spider_analyzer::unknown::hint` and docs/unknown-cards.md.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -10,10 +10,9 @@ use std::process::ExitCode;
 
 use num_bigint::BigUint;
 use spider_analyzer::deal::check;
-use spider_analyzer::solve::completions::{self, Completion};
-use spider_analyzer::solve::hint::{self, Hint, Kind, Method};
-use spider_analyzer::solve::sample::{self, Decided};
 use spider_analyzer::solve::{Analysis, Limits};
+use spider_analyzer::unknown::hint::{self, Hint, Kind, Method};
+use spider_analyzer::unknown::{Completion, Decided, completions, sample};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = super::exit_codes!(
@@ -40,8 +39,10 @@ pub struct Args {
     /// after this many positions; 0 for no limit.
     #[arg(long, value_name = "N", default_value = "1000000", value_parser = super::flags::count_limit)]
     max_positions: super::flags::CountLimit,
-    /// Stop each search after this many seconds; 0 for no limit.
-    #[arg(long, value_name = "SECS", default_value = "10", value_parser = super::flags::time_limit)]
+    /// Also stop each search after this many seconds of wall time; 0 (the
+    /// default) for no deadline (with one, the hint can depend on the
+    /// machine's speed and load).
+    #[arg(long, value_name = "SECS", default_value = "0", value_parser = super::flags::time_limit)]
     time_limit: super::flags::TimeLimit,
     /// Credit only the first move of each completion's winning line
     /// instead of trying every legal move in every winnable completion

@@ -7,6 +7,7 @@
 
 mod analyze;
 mod batch;
+mod budget;
 mod check;
 mod convert;
 mod deal;
@@ -193,13 +194,4 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
                 .and_then(serde_json::Error::io_error_kind)
                 == Some(std::io::ErrorKind::BrokenPipe)
     })
-}
-
-/// A number of seconds from a flag: finite and not negative.
-pub(crate) fn seconds(flag: &str, value: f64) -> anyhow::Result<std::time::Duration> {
-    if value.is_finite() && (0.0..1e9).contains(&value) {
-        Ok(std::time::Duration::from_secs_f64(value))
-    } else {
-        anyhow::bail!("{flag} must be a number of seconds, 0 or more, got {value}")
-    }
 }

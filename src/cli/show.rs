@@ -2,7 +2,6 @@
 //! it (see [`spider_analyzer::html`]).
 
 use std::path::Path;
-use std::time::Duration;
 
 use spider_analyzer::deal::Deal;
 use spider_analyzer::game::{Game, Move};
@@ -32,7 +31,7 @@ pub fn write_analysis_page(
     )];
     let line = match &analysis.line {
         Some(line) => line.clone(),
-        None => spider_analyzer::solve::line_to_best_position(game, Duration::from_secs(1)),
+        None => spider_analyzer::solve::line_to_best_position(game),
     };
     match analysis.verdict {
         Verdict::Winnable => {

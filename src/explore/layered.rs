@@ -77,6 +77,12 @@ const BATCH: usize = 64 * UNIT;
 /// order: a frontier is expanded in the same order whatever its batches.
 /// (A unit that starts once the time is up expands nothing, so the batch
 /// that meets the limit ends after a unit.)
+///
+/// Batches adapt only under a time limit. Without one, every batch has
+/// [`BATCH`] states, so a search stopped by its position limit stops after
+/// the same batch, with the same counts, on any machine under any load
+/// (the limits are checked between batches). A Ctrl-C is still prompt:
+/// units that start after it expand nothing.
 const BATCH_TIME: Duration = Duration::from_millis(200);
 
 /// A [`Problem`] whose states can be packed into bytes: the layered search
@@ -842,7 +848,9 @@ where
                         progress(&snapshot(&stats, &here));
                     }
                     let took = batch_started.elapsed();
-                    if took > self.batch_time {
+                    if self.limits.time.is_none() {
+                        // Whole batches: the same stop on every machine.
+                    } else if took > self.batch_time {
                         // As many units as would have taken the batch time.
                         let fit = batch_units as u128 * self.batch_time.as_nanos()
                             / took.as_nanos().max(1);

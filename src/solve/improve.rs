@@ -187,18 +187,34 @@ fn moves_needed_of(
 }
 
 /// A winning line no longer than `line` (which must win from the start of
-/// `game`), searched until `deadline` or `cancel`. Returns `line` itself
-/// when nothing shorter was found.
+/// `game`), searched by beams that keep at most `budget` positions in all
+/// (work, so the same line on any machine), or until `deadline` or
+/// `cancel`. Returns `line` itself when nothing shorter was found.
 ///
 /// Each beam is twice as wide as the one before and bounded by the best
 /// line so far. Measured on PySol 1..8 with 3 s: widths from 50 doubling
 /// gave 1,148 moves in all, from 100 tripling 1,190; beams from the
 /// positions where the line dealt (a smaller problem), once a whole-game
 /// beam no longer fits in the time left, 1,171.
-pub fn improve(game: &Game, line: &[Move], deadline: Instant, cancel: &AtomicBool) -> Vec<Move> {
+pub fn improve(
+    game: &Game,
+    line: &[Move],
+    budget: u64,
+    deadline: Option<Instant>,
+    cancel: &AtomicBool,
+) -> Vec<Move> {
     let mut best = line.to_vec();
     let mut width = FIRST_WIDTH;
-    while width <= MAX_WIDTH && Instant::now() < deadline && !cancel.load(Ordering::Relaxed) {
+    let kept = std::cell::Cell::new(0u64);
+    let mut count = |_: &Position| {
+        kept.set(kept.get() + 1);
+        kept.get() < budget
+    };
+    while width <= MAX_WIDTH
+        && kept.get() < budget
+        && deadline.is_none_or(|deadline| Instant::now() < deadline)
+        && !cancel.load(Ordering::Relaxed)
+    {
         let beam = Beam {
             width,
             shorter_than: best.len(),
@@ -206,7 +222,7 @@ pub fn improve(game: &Game, line: &[Move], deadline: Instant, cancel: &AtomicBoo
             favoured_only: true,
             stalled_depths: usize::MAX,
         };
-        if let Ok(found) = move_beam(game, game.start(), beam, deadline, cancel, &mut |_| true) {
+        if let Ok(found) = move_beam(game, game.start(), beam, deadline, cancel, &mut count) {
             keep_if_shorter(game, &mut best, found);
         }
         width *= 2;
@@ -215,9 +231,9 @@ pub fn improve(game: &Game, line: &[Move], deadline: Instant, cancel: &AtomicBoo
 }
 
 /// A line to the best position a move beam of `width` reaches from the
-/// start within `moves` moves or by `deadline`, for showing a deal that
-/// has no win (see [`move_beam`] for "best"). It ranks by breaks alone.
-pub fn best_reached(game: &Game, width: usize, moves: usize, deadline: Instant) -> Vec<Move> {
+/// start within `moves` moves, for showing a deal that has no win (see
+/// [`move_beam`] for "best"). It ranks by breaks alone.
+pub fn best_reached(game: &Game, width: usize, moves: usize) -> Vec<Move> {
     let beam = Beam {
         width,
         shorter_than: moves,
@@ -226,7 +242,7 @@ pub fn best_reached(game: &Game, width: usize, moves: usize, deadline: Instant) 
         stalled_depths: usize::MAX,
     };
     let cancel = AtomicBool::new(false);
-    match move_beam(game, game.start(), beam, deadline, &cancel, &mut |_| true) {
+    match move_beam(game, game.start(), beam, None, &cancel, &mut |_| true) {
         Ok(line) | Err(line) => line,
     }
 }
@@ -280,9 +296,8 @@ pub(super) fn win_by_move_beam(
         favoured_only: !thorough,
         stalled_depths: STALLED_DEPTHS,
     };
-    // The caller's `count` checks the time limit.
-    let deadline = Instant::now() + std::time::Duration::from_secs(1 << 30);
-    move_beam(game, game.start(), beam, deadline, cancel, count).ok()
+    // The caller's `count` checks the limits.
+    move_beam(game, game.start(), beam, None, cancel, count).ok()
 }
 
 /// Replaces `best` by `found`, cut by [`shorten::shorten`], when that is
@@ -331,10 +346,14 @@ fn move_beam(
     game: &Game,
     start: &Position,
     beam: Beam,
-    deadline: Instant,
+    deadline: Option<Instant>,
     cancel: &AtomicBool,
     count: &mut dyn FnMut(&Position) -> bool,
 ) -> Result<Vec<Move>, Vec<Move>> {
+    let stop = || {
+        deadline.is_some_and(|deadline| Instant::now() >= deadline)
+            || cancel.load(Ordering::Relaxed)
+    };
     let kings = Kings::of(game);
     // The rank of a child with `rows_left` stock rows, `needed` moves at
     // least still to make (`moves_needed`) and `piles`.
@@ -388,7 +407,7 @@ fn move_beam(
         // leaves the rows left as they are).
         keyed.clear();
         for (at, (_, position, _)) in level.iter().enumerate() {
-            if at % 256 == 0 && (Instant::now() >= deadline || cancel.load(Ordering::Relaxed)) {
+            if at % 256 == 0 && stop() {
                 return Err(best_line(&tree, best));
             }
             moves.clear();
@@ -428,7 +447,7 @@ fn move_beam(
             if let Some(&(_, _, ahead)) = keyed.get(j + AHEAD) {
                 prefetch(&seen, &this_depth, ahead);
             }
-            if j % 4096 == 4095 && (Instant::now() >= deadline || cancel.load(Ordering::Relaxed)) {
+            if j % 4096 == 4095 && stop() {
                 return Err(best_line(&tree, best));
             }
             if key.is_some_and(|key| seen.contains(key) || this_depth.contains(key)) {
@@ -681,12 +700,11 @@ mod tests {
                 stalled_depths,
             };
             let mut kept = 0;
-            let deadline = Instant::now() + std::time::Duration::from_secs(600);
             let best = move_beam(
                 &game,
                 game.start(),
                 beam,
-                deadline,
+                None,
                 &AtomicBool::new(false),
                 &mut |_| {
                     kept += 1;
@@ -712,8 +730,7 @@ mod tests {
             .unwrap()
             .line
             .unwrap();
-        let deadline = Instant::now() + std::time::Duration::from_secs(2);
-        let shorter = improve(&game, &first, deadline, &AtomicBool::new(false));
+        let shorter = improve(&game, &first, 200_000, None, &AtomicBool::new(false));
         assert!(
             shorter.len() < first.len(),
             "{} moves, then {}",
@@ -722,7 +739,17 @@ mod tests {
         );
         verify(&game, &shorter).unwrap();
         // Cancelled at once: the line comes back as it was.
-        let kept = improve(&game, &first, deadline, &AtomicBool::new(true));
+        let kept = improve(&game, &first, 200_000, None, &AtomicBool::new(true));
         assert_eq!(kept, first);
+        // The same budget gives the same line, however fast the machine.
+        assert_eq!(
+            improve(&game, &first, 200_000, None, &AtomicBool::new(false)),
+            shorter
+        );
+        // No budget: the first line.
+        assert_eq!(
+            improve(&game, &first, 0, None, &AtomicBool::new(false)),
+            first
+        );
     }
 }

@@ -6,17 +6,13 @@
 //! exhaustive pass keeps every win). A winning line is replayed through the
 //! rules before it is returned; one that fails is an internal error, never a
 //! win. Unknown (`XX`) cards end the search where they would turn up;
-//! [`completions`] decides every way to fill them.
+//! [`crate::unknown`] decides every way to fill them.
 
-pub mod completions;
 pub mod exhaustive;
 mod heuristic;
-pub mod hidden;
-pub mod hint;
 mod improve;
 pub mod prune;
 pub mod room;
-pub mod sample;
 mod search;
 pub mod shorten;
 pub mod stage;
@@ -68,10 +64,10 @@ pub struct Limits {
     /// Run only the exhaustive pass, none of the guided passes that look
     /// for a win first (to measure the proof search alone).
     pub exhaustive_only: bool,
-    /// How long to look for a shorter line once a win is found (see
-    /// [`improve`]); never past `time_limit`. Zero: keep the first line
-    /// (after cutting its detours).
-    pub shorten_time: Duration,
+    /// How many positions the search for a shorter line may keep once a
+    /// win is found (see [`improve`]); never past `time_limit`. Zero: keep
+    /// the first line (after cutting its detours).
+    pub shorten_positions: u64,
     /// Save the exhaustive pass in this directory at every layer boundary,
     /// and continue from what it holds (see
     /// [`crate::explore::layered::Layered::checkpoint`]): a long proof
@@ -80,12 +76,21 @@ pub struct Limits {
     pub checkpoint: Option<std::path::PathBuf>,
 }
 
-/// The default of [`Limits::shorten_time`] in `analyze` and `batch`.
-/// Measured with `cargo bench --bench solve` (one core, 10 s per deal):
-/// with 3 s of shortening the median winning lines of PySol 1..100, own
-/// 2-suit and 1-suit deals 1..100 are 130, 102 and 87 moves, from 194, 154
+/// The default of [`Limits::max_positions`] in every command: the work a
+/// search of one deal (or one completion of its `XX` cards) may do. A
+/// budget in positions, not seconds, gives the same verdict, line and
+/// counts on any machine under any load. Every win of PySol 1..1000 within
+/// 10 s took at most 8.6 M positions (results/pysol-1-1000.jsonl); the
+/// ladder's figures for this budget are in docs/figures.md.
+pub const DEFAULT_MAX_POSITIONS: u64 = 10_000_000;
+
+/// The default of [`Limits::shorten_positions`] in `analyze` and `batch`:
+/// about the 3 s of one core that the earlier time budget gave (600,000
+/// positions took 1.0 s of CPU on PySol 5 and 17, 1,200,000 took 2.2 and
+/// 2.5 s), which shortened the median winning lines of PySol 1..100, own
+/// 2-suit and 1-suit deals 1..100 to 130, 102 and 87 moves, from 194, 154
 /// and 120 for the first wins (docs/show-the-win.md).
-pub const DEFAULT_SHORTEN_TIME: Duration = Duration::from_secs(3);
+pub const DEFAULT_SHORTEN_POSITIONS: u64 = 1_500_000;
 
 /// Why a search ended undecided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -215,7 +220,7 @@ pub struct Analysis {
     /// The winning line, replayed and checked, when the verdict is `Winnable`.
     pub line: Option<Vec<Move>>,
     /// When the first win was found, and the length of its line after its
-    /// detours were cut (before [`Limits::shorten_time`] was spent).
+    /// detours were cut (before [`Limits::shorten_positions`] was spent).
     pub first_win: Option<(Duration, usize)>,
     /// Distinct positions examined, over all passes.
     pub positions: u64,
@@ -787,8 +792,8 @@ fn worth_running(schedule: &[(Pass, Option<u64>)], index: usize, favoured_exhaus
         && next.is_some_and(|&(next, _)| next == Pass::Exhaustive))
 }
 
-/// `line`, or a shorter winning line found within [`Limits::shorten_time`]
-/// (and the time limit) of now.
+/// `line`, or a shorter winning line found within
+/// [`Limits::shorten_positions`] (and the time limit).
 fn shorter_line(
     game: &Game,
     line: Vec<Move>,
@@ -796,34 +801,30 @@ fn shorter_line(
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Vec<Move> {
-    if limits.shorten_time.is_zero() {
-        return line;
-    }
-    let mut left = limits.shorten_time;
-    if let Some(limit) = limits.time_limit {
-        left = left.min(limit.saturating_sub(search.elapsed()));
-    }
-    improve::improve(game, &line, std::time::Instant::now() + left, cancel)
+    let deadline = limits
+        .time_limit
+        .map(|limit| std::time::Instant::now() + limit.saturating_sub(search.elapsed()));
+    improve::improve(game, &line, limits.shorten_positions, deadline, cancel)
 }
 
 /// `line` (which must win from the start of `game`), or a shorter winning
-/// line found by `deadline`: what `analyze` does with its first win (see
-/// [`improve`]).
+/// line found by beams that keep at most `budget` positions: what
+/// `analyze` does with its first win (see [`improve`]).
 pub fn shorter_winning_line(
     game: &Game,
     line: &[Move],
-    deadline: std::time::Instant,
+    budget: u64,
     cancel: &AtomicBool,
 ) -> Vec<Move> {
-    improve::improve(game, line, deadline, cancel)
+    improve::improve(game, line, budget, None, cancel)
 }
 
 /// A line to a good position the game can reach (most runs removed, then
-/// fewest cards face down), found by a move beam within `time`: what a
-/// page shows for a deal that has no known win. It never turns up an
-/// unknown card. Empty when no move helps.
-pub fn line_to_best_position(game: &Game, time: Duration) -> Vec<Move> {
-    improve::best_reached(game, 200, 500, std::time::Instant::now() + time)
+/// fewest cards face down), found by a move beam of 200 positions a depth
+/// over at most 500 moves: what a page shows for a deal that has no known
+/// win. It never turns up an unknown card. Empty when no move helps.
+pub fn line_to_best_position(game: &Game) -> Vec<Move> {
+    improve::best_reached(game, 200, 500)
 }
 
 /// One move beam alone from the deal's start (see [`Pass::MoveBeam`]), for

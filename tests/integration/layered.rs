@@ -80,7 +80,8 @@ fn exhausting<'a>(problem: &'a StageProblem<'a>) -> Layered<'a, StageProblem<'a>
 }
 
 /// Batches of one unit (1,024 states) after the first, as a search whose
-/// states are slow to expand gets them, find what whole batches find.
+/// states are slow to expand gets them under a time limit, find what whole
+/// batches find.
 #[test]
 fn batches_of_one_unit_count_the_same_as_whole_batches() {
     for (deal, scope, positions) in [
@@ -98,7 +99,15 @@ fn batches_of_one_unit_count_the_same_as_whole_batches() {
         let game = Game::new(&deal).unwrap();
         let problem = StageProblem::new(&game, scope);
         let run = |batch_time| {
-            let outcome = exhausting(&problem).batch_time(batch_time).run().unwrap();
+            // Batches adapt only under a time limit.
+            let outcome = exhausting(&problem)
+                .limits(Limits {
+                    time: Some(std::time::Duration::from_secs(3600)),
+                    ..Limits::default()
+                })
+                .batch_time(batch_time)
+                .run()
+                .unwrap();
             assert_eq!(outcome.end, End::Exhausted);
             outcome.stats
         };

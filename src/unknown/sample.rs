@@ -11,19 +11,18 @@
 //! draws (with replacement), so the number found winnable is binomial and
 //! the 95 % Wilson interval of [`SampleSummary`] is the usual one.
 
-use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use num_bigint::BigUint;
 use rayon::prelude::*;
 
-use crate::batch::{Z95, wilson_interval};
 use crate::cards::Card;
+use crate::deal::Deal;
 use crate::deal::numbered::SplitMix64;
-use crate::deal::{Deal, Place};
 
-use super::completions::{Completion, CompletionError};
-use super::{Limits, SolveError, Verdict, analyze_unshortened};
+use crate::solve::{Limits, SolveError, analyze_unshortened};
+
+use super::decided::{Completion, CompletionError, Decided};
 
 /// The number of distinct completions of `candidates` (a multiset): the
 /// multinomial n! / (k1! k2! ...), where n is the number of cards and each
@@ -99,105 +98,6 @@ pub fn draw_sample(candidates: &[Card], size: usize, seed: u64) -> Vec<Vec<Card>
     (0..size).map(|_| draw(candidates, &mut rng)).collect()
 }
 
-/// A share with its 95 % Wilson interval.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct Interval {
-    pub share: f64,
-    pub low: f64,
-    pub high: f64,
-}
-
-impl Interval {
-    /// `count` of `of`; `None` for none at all.
-    pub fn of(count: usize, of: usize) -> Option<Interval> {
-        let (low, high) = wilson_interval(count as u64, of as u64, Z95)?;
-        Some(Interval {
-            share: count as f64 / of as f64,
-            low,
-            high,
-        })
-    }
-}
-
-impl fmt::Display for Interval {
-    /// `63 % (95 % CI 53–72 %)`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{:.0} % (95 % CI {:.0}–{:.0} %)",
-            self.share * 100.0,
-            self.low * 100.0,
-            self.high * 100.0
-        )
-    }
-}
-
-/// Decided completions, all of them or a sample, with what they say.
-#[derive(Clone, Debug)]
-pub struct Decided {
-    /// The unknown slots, in the order the completions fill them.
-    pub slots: Vec<Place>,
-    /// How many distinct completions there are.
-    pub total: BigUint,
-    /// The seed of the sample; `None` when every completion was decided.
-    pub seed: Option<u64>,
-    pub completions: Vec<Completion>,
-}
-
-impl Decided {
-    /// How many of the decided completions have this verdict.
-    pub fn count(&self, verdict: Verdict) -> usize {
-        self.completions
-            .iter()
-            .filter(|c| c.analysis.verdict == verdict)
-            .count()
-    }
-
-    /// Whether these are a sample rather than every completion.
-    pub fn is_sample(&self) -> bool {
-        self.seed.is_some()
-    }
-
-    /// The summary: counts, share, interval and bounds.
-    pub fn summary(&self) -> SampleSummary {
-        let n = self.completions.len();
-        let winnable = self.count(Verdict::Winnable);
-        let unwinnable = self.count(Verdict::Unwinnable);
-        let undecided = self.count(Verdict::Undecided);
-        SampleSummary {
-            decided: n,
-            winnable,
-            unwinnable,
-            undecided,
-            share: Interval::of(winnable, n),
-            // Undecided completions counted as lost, then as won.
-            bounds: (n > 0).then(|| {
-                (
-                    Interval::of(winnable, n).map_or(0.0, |i| i.low),
-                    Interval::of(winnable + undecided, n).map_or(1.0, |i| i.high),
-                )
-            }),
-        }
-    }
-}
-
-/// What decided completions say.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct SampleSummary {
-    /// Completions decided (or stopped by a limit).
-    pub decided: usize,
-    pub winnable: usize,
-    pub unwinnable: usize,
-    pub undecided: usize,
-    /// Winnable among the decided completions (undecided count as not
-    /// winnable), with its 95 % Wilson interval.
-    pub share: Option<Interval>,
-    /// Honest bounds on the share of winnable completions: the low end of
-    /// the interval with every undecided completion lost, and the high end
-    /// with every undecided completion won.
-    pub bounds: Option<(f64, f64)>,
-}
-
 /// Decides `size` completions of `deal` drawn uniformly (seeded with
 /// `seed`), in parallel on the current rayon pool, each under `limits`
 /// (its winning line is not shortened: only its first moves matter here).
@@ -252,7 +152,6 @@ pub fn fresh_seed() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::completions::distinct_orderings;
     use std::collections::HashMap;
 
     fn cards(text: &str) -> Vec<Card> {
@@ -268,26 +167,6 @@ mod tests {
         counts
             .iter()
             .fold(factorial(n), |acc, &k| acc / factorial(k))
-    }
-
-    #[test]
-    fn small_counts_match_the_listing() {
-        for text in [
-            "",
-            "AS",
-            "AS AS 2H",
-            "3S 7S KS 4H",
-            "AS AS AS AS 2H 2H",
-            "AS AS 2S 2S 3S",
-        ] {
-            let c = cards(text);
-            assert_eq!(
-                count(&c),
-                BigUint::from(distinct_orderings(&c).len()),
-                "{text}"
-            );
-        }
-        assert_eq!(count(&cards("AS AS AS AS 2H 2H")), BigUint::from(15u32));
     }
 
     #[test]
@@ -362,21 +241,18 @@ mod tests {
     #[test]
     fn sampling_is_uniform() {
         let c = cards("AS AS 2H 2H 3D KC");
-        let all = distinct_orderings(&c);
-        assert_eq!(all.len(), 180);
+        assert_eq!(count(&c), BigUint::from(180u32));
         let draws = 180 * 200;
         let mut seen: HashMap<Vec<Card>, usize> = HashMap::new();
         for drawn in draw_sample(&c, draws, 2026) {
             *seen.entry(drawn).or_default() += 1;
         }
-        assert_eq!(seen.len(), all.len(), "every completion is drawn");
-        let expected = draws as f64 / all.len() as f64;
-        let chi2: f64 = all
-            .iter()
-            .map(|o| {
-                let observed = *seen.get(o).unwrap_or(&0) as f64;
-                (observed - expected).powi(2) / expected
-            })
+        // Every completion drawn, so the counts seen are all the cells.
+        assert_eq!(seen.len(), 180, "every completion is drawn");
+        let expected = draws as f64 / 180.0;
+        let chi2: f64 = seen
+            .values()
+            .map(|&observed| (observed as f64 - expected).powi(2) / expected)
             .sum();
         // 179 degrees of freedom: the 99.9th percentile is about 243.3
         // (Wilson–Hilferty).
@@ -387,15 +263,5 @@ mod tests {
         // And far from the suspiciously perfect: the 0.1th percentile is
         // about 126.1.
         assert!(chi2 > 126.1, "chi-square {chi2:.1} is too good to be true");
-    }
-
-    #[test]
-    fn intervals() {
-        let i = Interval::of(0, 10).unwrap();
-        assert_eq!(i.low, 0.0);
-        assert!((i.high - 0.2775).abs() < 1e-3, "{}", i.high);
-        assert_eq!(Interval::of(0, 0), None);
-        let half = Interval::of(50, 100).unwrap();
-        assert!((half.low - 0.4038).abs() < 1e-3 && (half.high - 0.5962).abs() < 1e-3);
     }
 }

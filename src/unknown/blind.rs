@@ -43,7 +43,7 @@ use crate::game::Move;
 
 use super::hint::{Play, kind};
 use super::sample::draw;
-use super::{Limits, SolveError, Verdict, analyze_unshortened, score};
+use crate::solve::{Limits, SolveError, Verdict, analyze_unshortened, score};
 
 /// Moves without a plan after which the player samples again.
 const UNPLANNED_RESAMPLE: usize = 20;

@@ -41,8 +41,10 @@ use crate::cards::{Card, CardSlot, Suit};
 use crate::deal::{Deal, PILES, Pile, ShapeError};
 use crate::game::{Game, Move, Position};
 
-use super::sample::{Decided, Interval};
-use super::{Limits, SolveError, Verdict, analyze_unshortened};
+use crate::solve::{Limits, SolveError, Verdict, analyze_unshortened};
+use crate::stats::Interval;
+
+use super::Decided;
 
 /// A game in play from a deal file's position: the deal, its rules, the
 /// position reached and the suits of the runs removed so far (which the

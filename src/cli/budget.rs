@@ -1,0 +1,62 @@
+//! The budget flags every command that decides deals shares, spelled and
+//! defaulted once: `--max-positions`, `--time-limit`, `--memory-limit` and
+//! `--shorten-positions`.
+//!
+//! By default a search's budget is work (positions examined), not wall
+//! time, so a command gives the same verdict, line and counts on any
+//! machine under any load. `--time-limit` is a deadline a user may add on
+//! top; a report stopped by it says the result depends on the machine's
+//! speed.
+
+use spider_analyzer::solve::{DEFAULT_MAX_POSITIONS, DEFAULT_SHORTEN_POSITIONS, Limits};
+
+use super::flags::{self, MemoryLimit, TimeLimit};
+
+/// `--max-positions`, `--time-limit`, `--memory-limit`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Budget {
+    /// Stop a search after it has examined this many distinct positions
+    /// (per deal, or per completion of the XX cards); 0 for no limit. A
+    /// budget in work: the same verdict on any machine, however loaded.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_POSITIONS, value_parser = count)]
+    pub max_positions: u64,
+    /// Also stop a search after this many seconds of wall time, 0.001 to
+    /// 2592000 (30 days); 0 (the default) for no deadline. With a
+    /// deadline the verdict can depend on the machine's speed and load.
+    #[arg(long, value_name = "SECS", default_value = "0", value_parser = flags::time_limit)]
+    pub time_limit: TimeLimit,
+    /// Stop a search when its memory estimate reaches this, like `512M` or
+    /// `4G`; `auto` (the default) shares half the machine's memory between
+    /// the searches run at once; 0 for no limit.
+    #[arg(long, value_name = "SIZE", default_value = "auto", value_parser = flags::memory_limit)]
+    pub memory_limit: MemoryLimit,
+}
+
+/// `--shorten-positions`, for the commands that print winning lines.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Shorten {
+    /// After a first win, look for a shorter winning line with beams that
+    /// keep at most this many positions in all (about 3 s on one core for
+    /// the default); 0 keeps the first line.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SHORTEN_POSITIONS, value_parser = count)]
+    pub shorten_positions: u64,
+}
+
+impl Budget {
+    /// The solver's limits for `searches` searches run at once (they share
+    /// the `auto` memory), with every reduction on and no shortening.
+    pub fn limits(&self, searches: usize) -> Limits {
+        Limits {
+            max_positions: (self.max_positions > 0).then_some(self.max_positions),
+            time_limit: self.time_limit.0,
+            memory_limit: self.memory_limit.per_search(searches),
+            ..Limits::default()
+        }
+    }
+}
+
+/// A count as [`flags::count_limit`] reads it (`0`, or 1 to 10^15), kept
+/// as the number itself so that its default shows in `--help`.
+fn count(text: &str) -> Result<u64, String> {
+    flags::count_limit(text).map(|limit| limit.0.unwrap_or(0))
+}

@@ -1,0 +1,98 @@
+//! What every way of handling unknown cards shares: a completion (one
+//! filling of the `XX` slots) with its verdict, and a set of decided
+//! completions (all of them, or a sample) with what they say.
+
+use num_bigint::BigUint;
+
+use crate::cards::Card;
+use crate::deal::Place;
+use crate::solve::{Analysis, SolveError, Verdict};
+use crate::stats::Interval;
+
+/// One filling of the unknown slots and its verdict.
+#[derive(Clone, Debug)]
+pub struct Completion {
+    /// The card put in each unknown slot, in the order of
+    /// [`Deal::unknown_places`].
+    pub cards: Vec<Card>,
+    pub analysis: Analysis,
+}
+
+/// Why completions cannot be enumerated.
+#[derive(Debug, thiserror::Error)]
+pub enum CompletionError {
+    #[error(
+        "{slots} unknown slots but {candidates} candidate cards: the missing cards must fill the XX slots exactly (run `spider check`)"
+    )]
+    Mismatch { slots: usize, candidates: usize },
+    #[error("{count} completions is more than the limit of {limit}")]
+    TooMany { count: BigUint, limit: u64 },
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+/// Decided completions, all of them or a sample, with what they say.
+#[derive(Clone, Debug)]
+pub struct Decided {
+    /// The unknown slots, in the order the completions fill them.
+    pub slots: Vec<Place>,
+    /// How many distinct completions there are.
+    pub total: BigUint,
+    /// The seed of the sample; `None` when every completion was decided.
+    pub seed: Option<u64>,
+    pub completions: Vec<Completion>,
+}
+
+impl Decided {
+    /// How many of the decided completions have this verdict.
+    pub fn count(&self, verdict: Verdict) -> usize {
+        self.completions
+            .iter()
+            .filter(|c| c.analysis.verdict == verdict)
+            .count()
+    }
+
+    /// Whether these are a sample rather than every completion.
+    pub fn is_sample(&self) -> bool {
+        self.seed.is_some()
+    }
+
+    /// The summary: counts, share, interval and bounds.
+    pub fn summary(&self) -> SampleSummary {
+        let n = self.completions.len();
+        let winnable = self.count(Verdict::Winnable);
+        let unwinnable = self.count(Verdict::Unwinnable);
+        let undecided = self.count(Verdict::Undecided);
+        SampleSummary {
+            decided: n,
+            winnable,
+            unwinnable,
+            undecided,
+            share: Interval::of(winnable, n),
+            // Undecided completions counted as lost, then as won.
+            bounds: (n > 0).then(|| {
+                (
+                    Interval::of(winnable, n).map_or(0.0, |i| i.low),
+                    Interval::of(winnable + undecided, n).map_or(1.0, |i| i.high),
+                )
+            }),
+        }
+    }
+}
+
+/// What decided completions say.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct SampleSummary {
+    /// Completions decided (or stopped by a limit).
+    pub decided: usize,
+    pub winnable: usize,
+    pub unwinnable: usize,
+    pub undecided: usize,
+    /// Winnable among the decided completions (undecided count as not
+    /// winnable), with its 95 % Wilson interval.
+    pub share: Option<Interval>,
+    /// Honest bounds on the share of winnable completions: the low end of
+    /// the interval with every undecided completion lost, and the high end
+    /// with every undecided completion won.
+    pub bounds: Option<(f64, f64)>,
+}
