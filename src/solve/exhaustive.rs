@@ -90,7 +90,9 @@ impl<'g> ExhaustiveProblem<'g> {
             fewest_per_pile: std::array::from_fn(|pile| {
                 AtomicU8::new(game.start().face_down_count(pile) as u8)
             }),
-            learned: (reductions.learn && reductions.dead_ends && reductions.room != RoomTest::Never)
+            learned: (reductions.learn
+                && reductions.dead_ends
+                && reductions.room != RoomTest::Never)
                 .then(|| Learned::new(reductions.make_way)),
         }
     }
@@ -400,13 +402,8 @@ impl Problem for ExhaustiveProblem<'_> {
             NodeKind::Leaf
         } else if self.reductions.dead_ends
             && (visit.test || self.reductions.dead_ends_everywhere)
-            && dead_end_learning(
-                self.game,
-                position,
-                self.room(visit),
-                self.learned.as_ref(),
-            )
-            .is_some()
+            && dead_end_learning(self.game, position, self.room(visit), self.learned.as_ref())
+                .is_some()
         {
             NodeKind::Dead
         } else {

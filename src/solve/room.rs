@@ -796,7 +796,9 @@ impl Learned {
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, FoldSet<u128>> {
-        self.known.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.known
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Adds `keys` (of a test that proved its position lost) to the
@@ -847,7 +849,6 @@ impl Learned {
             known.insert(key);
         }
     }
-
 }
 
 thread_local! {

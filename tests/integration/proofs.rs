@@ -528,7 +528,9 @@ fn learned_conflicts_keep_the_verdicts_and_counts() {
             compared += 1;
         }
     }
-    eprintln!("{compared} compared, {learned_some} learned something, {fewer} with fewer positions");
+    eprintln!(
+        "{compared} compared, {learned_some} learned something, {fewer} with fewer positions"
+    );
     assert!(compared >= 20, "only {compared} compared");
     assert!(learned_some >= 1, "learned on only {learned_some}");
 }
