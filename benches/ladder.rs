@@ -12,7 +12,7 @@
 //! some rungs, `LADDER_REDUCTIONS=none` for the plain search
 //! (`everywhere`: the dead-end test on every position; `room`: the room
 //! test on every entry; `counts`: the room test without the make-way
-//! rule), `LADDER_DIR` for
+//! rule; `learn`: with the learned conflicts), `LADDER_DIR` for
 //! another ladder made the same way from other games, which the solver
 //! was never tuned on (`cargo run --release --example ladder -- 6001 6020
 //! DIR`).
@@ -44,6 +44,10 @@ fn main() {
         Ok("room") => Reductions::ALL,
         Ok("counts") => Reductions {
             make_way: false,
+            ..Reductions::DEFAULT
+        },
+        Ok("learn") => Reductions {
+            learn: true,
             ..Reductions::DEFAULT
         },
         _ => Reductions::DEFAULT,

@@ -116,6 +116,11 @@ pub struct Args {
     /// make-way rule it proves fewer positions lost (see docs/proofs.md).
     #[arg(long)]
     no_make_way: bool,
+    /// Let the room test learn conflicts: the relaxed states it proves
+    /// lost are kept and trusted by its later tests of the same search
+    /// (faster on some proofs, slower on others; see docs/proofs.md).
+    #[arg(long)]
+    learn: bool,
     /// Run only the exhaustive search (the proof), none of the guided
     /// passes that look for a win first.
     #[arg(long)]
@@ -168,6 +173,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             },
             symmetry: !args.no_symmetry,
             make_way: !args.no_make_way,
+            learn: args.learn && !args.no_dead_ends,
         },
         exhaustive_only: args.exhaustive_only,
         shorten_positions: args.shorten.shorten_positions,

@@ -135,6 +135,14 @@ where
         self.successors(&state, &mut next);
         self.pack(&next[token as usize].1, out);
     }
+
+    /// Called by the search before each breadth-first step, when no state
+    /// is being expanded. A problem that learns from the states it expands
+    /// (Spider's learned conflicts, `solve::room::Learned`) makes what a
+    /// step learned visible to the next one here, so that every expansion
+    /// of a step sees the same whatever the threads. The default does
+    /// nothing.
+    fn between_steps(&self) {}
 }
 
 /// A successor as [`PackedProblem::expand_packed`] reports it, before it
@@ -593,6 +601,7 @@ where
             stats.positions += new;
 
             while frontier.iter().any(|a| !a.is_empty()) {
+                problem.between_steps();
                 here.steps += 1;
                 let mut next: Vec<Arena> = (0..SHARDS).map(|_| Arena::default()).collect();
                 // Work units over the frontier, in shard order.

@@ -38,7 +38,8 @@ use crate::explore::layered::{PackedProblem, Successor};
 use crate::explore::{NodeKind, Problem};
 use crate::game::{Game, Move, PackedStep, Position, Step, layer_of};
 
-use super::prune::{Reductions, RoomRule, RoomTest, dead_end_with};
+use super::prune::{Reductions, RoomRule, RoomTest, dead_end_learning};
+use super::room::Learned;
 use super::stage::push_previews;
 
 /// A state of the exhaustive pass: a position (with the `XX` slots the move
@@ -64,6 +65,10 @@ pub struct ExhaustiveProblem<'g> {
     /// The fewest face-down cards on each pile in any position examined
     /// (updated from every thread).
     fewest_per_pile: [AtomicU8; crate::deal::PILES],
+    /// The room test's learned conflicts ([`Reductions::learn`]), made
+    /// visible to the tests of the next breadth-first step before each
+    /// ([`PackedProblem::between_steps`]).
+    learned: Option<Learned>,
 }
 
 thread_local! {
@@ -85,7 +90,17 @@ impl<'g> ExhaustiveProblem<'g> {
             fewest_per_pile: std::array::from_fn(|pile| {
                 AtomicU8::new(game.start().face_down_count(pile) as u8)
             }),
+            learned: (reductions.learn
+                && reductions.dead_ends
+                && reductions.room != RoomTest::Never)
+                .then(|| Learned::new(reductions.make_way)),
         }
+    }
+
+    /// The relaxed losses the room test has learned so far (see
+    /// [`Learned`]).
+    pub fn learned(&self) -> usize {
+        self.learned.as_ref().map_or(0, Learned::len)
     }
 
     /// The fewest face-down cards on each pile in any position examined so
@@ -387,7 +402,8 @@ impl Problem for ExhaustiveProblem<'_> {
             NodeKind::Leaf
         } else if self.reductions.dead_ends
             && (visit.test || self.reductions.dead_ends_everywhere)
-            && dead_end_with(self.game, position, self.room(visit)).is_some()
+            && dead_end_learning(self.game, position, self.room(visit), self.learned.as_ref())
+                .is_some()
         {
             NodeKind::Dead
         } else {
@@ -397,6 +413,16 @@ impl Problem for ExhaustiveProblem<'_> {
 }
 
 impl PackedProblem for ExhaustiveProblem<'_> {
+    /// Between two breadth-first steps, the room test's losses learned in
+    /// the step join the store the next step's tests read (see
+    /// [`Learned`]: this is what keeps the counts the same on any number of
+    /// threads).
+    fn between_steps(&self) {
+        if let Some(learned) = &self.learned {
+            learned.absorb();
+        }
+    }
+
     /// The step's bytes, then the move back: three bytes, `from` 255 for
     /// none, then 0 when the dead-end test is to run on it, 1 when not.
     fn pack(&self, visit: &Visit, out: &mut Vec<u8>) {

@@ -45,6 +45,13 @@ pub struct Reductions {
     /// nothing on it but a run of its suit; see [`super::room`]): it then
     /// proves more positions lost.
     pub make_way: bool,
+    /// The room test learns conflicts: the relaxed states it proves lost
+    /// are kept by the exhaustive search and trusted by its later tests
+    /// ([`super::room::Learned`], with the argument; `--learn`). Off by
+    /// default: on the ladder it made one proof 3 times faster
+    /// (`r1-g5015`'s first 2 M positions) and another, decided within
+    /// 60 s, 1.2 to 1.6 times slower (`r1-g5004`; docs/proofs.md).
+    pub learn: bool,
 }
 
 impl Default for Reductions {
@@ -54,11 +61,13 @@ impl Default for Reductions {
 }
 
 impl Reductions {
-    /// What `analyze` uses unless told otherwise: every reduction on, the
-    /// room test on the position analyzed, where the last row was dealt,
-    /// and on every entry in the last exhaustive pass ([`RoomTest::Last`]).
+    /// What `analyze` uses unless told otherwise: every reduction on but
+    /// the learned conflicts, the room test on the position analyzed,
+    /// where the last row was dealt, and on every entry in the last
+    /// exhaustive pass ([`RoomTest::Last`]).
     pub const DEFAULT: Reductions = Reductions {
         room: RoomTest::Last,
+        learn: false,
         ..Reductions::ALL
     };
     /// Every reduction on.
@@ -68,6 +77,7 @@ impl Reductions {
         room: RoomTest::Entries,
         symmetry: true,
         make_way: true,
+        learn: true,
     };
     /// The plain search: deduplication only.
     pub const NONE: Reductions = Reductions {
@@ -76,6 +86,7 @@ impl Reductions {
         room: RoomTest::Never,
         symmetry: false,
         make_way: false,
+        learn: false,
     };
 }
 
@@ -350,7 +361,26 @@ pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
 
 /// [`dead_end`], with the room test ([`room::no_room`]) that `room` names.
 pub fn dead_end_with(game: &Game, position: &Position, room: RoomRule) -> Option<DeadEnd> {
-    dead_end_trying(game, position, room, SLOT_SEARCH_BUDGET, Effort::ENTRY)
+    dead_end_learning(game, position, room, None)
+}
+
+/// [`dead_end_with`], the room test trusting the relaxed losses `learned`
+/// holds and adding those it proves ([`room::Learned`], with its
+/// argument).
+pub fn dead_end_learning(
+    game: &Game,
+    position: &Position,
+    room: RoomRule,
+    learned: Option<&room::Learned>,
+) -> Option<DeadEnd> {
+    dead_end_trying(
+        game,
+        position,
+        room,
+        SLOT_SEARCH_BUDGET,
+        Effort::ENTRY,
+        learned,
+    )
 }
 
 /// [`dead_end_with`] for the one position analyzed, before any search:
@@ -363,6 +393,7 @@ pub fn dead_end_at_start(game: &Game, position: &Position, room: RoomRule) -> Op
         room,
         SLOT_SEARCH_BUDGET_AT_START,
         Effort::START,
+        None,
     )
 }
 
@@ -374,6 +405,7 @@ fn dead_end_trying(
     room: RoomRule,
     slot_budget: u32,
     effort: Effort,
+    learned: Option<&room::Learned>,
 ) -> Option<DeadEnd> {
     let effort = Effort {
         make_way: room == RoomRule::MakeWay,
@@ -445,7 +477,7 @@ fn dead_end_trying(
             len,
             down,
         };
-        return room::no_room_with(&piles, effort).map(DeadEnd::NoRoom);
+        return room::no_room_learning(&piles, effort, learned).map(DeadEnd::NoRoom);
     }
     // Report the pile hiding the most face-down cards that the first
     // settled state with every row dealt left stuck.

@@ -212,6 +212,16 @@ pub fn no_room(piles: &Piles) -> Option<NoRoom> {
 
 /// [`no_room`], trying as hard as `effort` says.
 pub fn no_room_with(piles: &Piles, effort: Effort) -> Option<NoRoom> {
+    no_room_learning(piles, effort, None)
+}
+
+/// [`no_room_with`], trusting the relaxed losses `learned` holds and adding
+/// to it those this test proves (see [`Learned`]).
+pub fn no_room_learning(
+    piles: &Piles,
+    effort: Effort,
+    learned: Option<&Learned>,
+) -> Option<NoRoom> {
     let mut state = State {
         prefix: [0; PILES],
         removed: [0; 4],
@@ -227,6 +237,7 @@ pub fn no_room_with(piles: &Piles, effort: Effort) -> Option<NoRoom> {
     let mut prefixes = Prefixes {
         hash: [0; DECK_CARDS + PILES],
         top: [0; DECK_CARDS + PILES],
+        strong: [0; DECK_CARDS + PILES],
     };
     for pile in 0..PILES {
         let cards = &piles.cards[piles.start[pile]..piles.start[pile] + piles.len[pile]];
@@ -236,6 +247,10 @@ pub fn no_room_with(piles: &Piles, effort: Effort) -> Option<NoRoom> {
             state.left[rank as usize] += 1;
             prefixes.hash[at + k + 1] =
                 (prefixes.hash[at + k] ^ (u128::from(card) + 1)).wrapping_mul(PREFIX_PRIME);
+            if learned.is_some() {
+                prefixes.strong[at + k + 1] =
+                    mix128(prefixes.strong[at + k] ^ CARD_HASH[card as usize]);
+            }
             // The last card of a prefix, or a card on a card one rank
             // higher, leaves whatever the counts (see `State::settle`).
             let free = k == 0 || RANK_OF[cards[k - 1] as usize] == rank + 1;
@@ -251,6 +266,17 @@ pub fn no_room_with(piles: &Piles, effort: Effort) -> Option<NoRoom> {
         }
     }
     state.short = (1..=13).map(|r| state.short_at(r)).sum();
+    // A store learned under another rule is not read (see `Learned`).
+    let learned = learned.filter(|learned| learned.make_way == effort.make_way);
+    let known = learned.map(Learned::read);
+    let known = known.as_deref();
+    let decide_and_learn = |memory: &mut Memory| {
+        let lost = decide(piles, state, &prefixes, memory, effort, known);
+        if let (Some(learned), Some(_)) = (learned, &lost) {
+            learned.add(&memory.learning);
+        }
+        lost
+    };
     if effort.remembers {
         MEMORY.with_borrow_mut(|memory| {
             // What a thread remembers holds for one rule only.
@@ -260,29 +286,33 @@ pub fn no_room_with(piles: &Piles, effort: Effort) -> Option<NoRoom> {
                     ..Memory::default()
                 };
             }
-            decide(piles, state, &prefixes, memory, effort)
+            decide_and_learn(memory)
         })
     } else {
         let mut memory = Memory {
             make_way: effort.make_way,
             ..Memory::default()
         };
-        decide(piles, state, &prefixes, &mut memory, effort)
+        decide_and_learn(&mut memory)
     }
 }
 
-/// [`no_room`] from the start's state, with `memory`.
+/// [`no_room`] from the start's state, with `memory` and the relaxed
+/// losses learned so far (`known`, trusted by every search). When it
+/// proves the position lost, `memory.learning` holds the learned keys of
+/// the states the deciding search proved lost.
 fn decide(
     piles: &Piles,
     state: State,
     prefixes: &Prefixes,
     memory: &mut Memory,
     effort: Effort,
+    known: Option<&FoldSet<u128>>,
 ) -> Option<NoRoom> {
     let empty_at_start = state.empty;
     // The search that trusts no remembered loss decides (see `MEMORY`).
     let plain = |memory: &mut Memory| {
-        let mut plain = Search::new(false, prefixes, memory, empty_at_start, effort);
+        let mut plain = Search::new(false, prefixes, memory, empty_at_start, effort, known);
         (!plain.wins(piles, state) && plain.budget > 0)
             .then_some((plain.most_turned_up, plain.a_pile_empties))
     };
@@ -292,7 +322,7 @@ fn decide(
     // depends on what ran before. (When it met no remembered loss, it was
     // the plain search.)
     let quick_then_plain = |memory: &mut Memory| {
-        let mut quick = Search::new(true, prefixes, memory, empty_at_start, effort);
+        let mut quick = Search::new(true, prefixes, memory, empty_at_start, effort, known);
         if quick.wins(piles, state) || quick.budget == 0 {
             return None;
         }
@@ -565,6 +595,10 @@ impl State {
 struct Prefixes {
     hash: [u128; DECK_CARDS + PILES],
     top: [u8; DECK_CARDS + PILES],
+    /// A strong hash of the prefix's cards (a chain of [`mix128`]), for
+    /// the keys of learned losses ([`Learned`]), which are trusted: filled
+    /// only when the test learns.
+    strong: [u128; DECK_CARDS + PILES],
 }
 
 /// In [`Prefixes::top`]: the card lies on a card one rank higher, or is
@@ -637,6 +671,9 @@ struct Memory {
     seen: FoldSet<u128>,
     /// The rule of the states remembered ([`Effort::make_way`]).
     make_way: bool,
+    /// The learned keys ([`Search::learned_key`]) of the states the
+    /// running search proved lost, when it learns.
+    learning: Vec<u128>,
 }
 
 /// A set of 64- or 128-bit keys, hashed by one folded multiply: the test
@@ -666,6 +703,151 @@ impl std::hash::Hasher for FoldHasher {
         let product = u128::from(key as u64 ^ 0x243f_6a88_85a3_08d3)
             .wrapping_mul(u128::from((key >> 64) as u64 ^ 0x1319_8a2e_0370_7344));
         self.0 = product as u64 ^ (product >> 64) as u64;
+    }
+}
+
+/// The fewest states below a relaxed state proved lost (itself included)
+/// for the state to be kept among the learned losses ([`Learned`]): the
+/// losses proved in fewer are proved again nearly as fast as they are
+/// looked up in a large set.
+const LEARNED_SMALLEST: u32 = 16;
+
+/// The salt of [`Search::learned_key`].
+const LEARNED_SALT: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
+
+/// The most relaxed losses one [`Learned`] holds: 2 M keys, about 40 MB
+/// with the set's own room (and as much again for a step's pending keys).
+/// Past it, the search learns nothing more (it keeps what it holds).
+pub const LEARNED_KEPT: usize = 1 << 21;
+
+/// Learned conflicts: relaxed states of the room test proved lost, kept by
+/// one exhaustive search and trusted by every later test of it, on every
+/// thread (`--learn` switches it on; off by default, see docs/proofs.md).
+///
+/// # Why a learned loss keeps every win
+///
+/// A key names a state of the relaxed game by what decides its future and
+/// nothing else: the cards of each prefix (as a multiset over the piles)
+/// and the moved cards. The moves of the relaxed game from a state, and so
+/// whether some line from it removes every card, depend on these alone,
+/// not on the position the test started from, the arrangement of the moved
+/// cards (the game does not keep it) or the order of the piles; the make-way
+/// rule reads the moved cards and the prefixes' tops. A search records a
+/// state lost only when it searched every leave and removal from it
+/// without a relaxed win and without running out of budget, and a give-up
+/// at emptied piles counts as a win: so no relaxed line from a recorded
+/// state removes every card (the settled shortcuts only ever lose no
+/// relaxed win, see the module's argument). A later test that meets the
+/// state anywhere may then treat it as searched, and when it finds no
+/// relaxed win, none exists from its own start either: its position is
+/// lost, as the module argues. A relaxed state is the same fact under one
+/// rule only, so a store is read only by tests with its make-way rule.
+/// The keys are 128-bit sums of strong hashes, as the exhaustive search's
+/// own (docs/analyze.md): two states share one with odds of the same order
+/// as two positions do there.
+///
+/// # Why the counts do not depend on threads or timing
+///
+/// Only a test that proves its position lost adds to the store, and the
+/// states it adds are those of the search that decided, the one that
+/// trusts no loss a thread remembers: given the store, that is a function
+/// of the position alone (see [`MEMORY`]). The tests add to a pending list;
+/// the layered search calls [`Learned::absorb`] between two breadth-first
+/// steps, when no test runs, and only then do the pending keys join the
+/// store, in sorted order (up to [`LEARNED_KEPT`]). So within a step every
+/// test reads the same store, a step's tests add the same set whatever the
+/// threads and their order, and the search examines the same positions on
+/// one thread or many. A search resumed from a checkpoint would start with
+/// an empty store, so the solver does not learn when it checkpoints.
+pub struct Learned {
+    known: std::sync::RwLock<FoldSet<u128>>,
+    /// The keys learned in the running step, and whether they grew past
+    /// the store's room (then the step's keys are all dropped: whether a
+    /// set grows past a size does not depend on the order of its inserts).
+    pending: std::sync::Mutex<(FoldSet<u128>, bool)>,
+    make_way: bool,
+    kept: usize,
+}
+
+impl Learned {
+    /// An empty store for tests under the make-way rule `make_way`.
+    pub fn new(make_way: bool) -> Learned {
+        Learned::with_room(make_way, LEARNED_KEPT)
+    }
+
+    /// An empty store that keeps at most `kept` keys.
+    pub fn with_room(make_way: bool, kept: usize) -> Learned {
+        Learned {
+            known: std::sync::RwLock::new(FoldSet::default()),
+            pending: std::sync::Mutex::new((FoldSet::default(), false)),
+            make_way,
+            kept,
+        }
+    }
+
+    /// The relaxed losses learned so far (absorbed).
+    pub fn len(&self) -> usize {
+        self.read().len()
+    }
+
+    /// Whether no loss has been learned yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, FoldSet<u128>> {
+        self.known
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Adds `keys` (of a test that proved its position lost) to the
+    /// pending keys.
+    fn add(&self, keys: &[u128]) {
+        if keys.is_empty() || self.read().len() >= self.kept {
+            return;
+        }
+        let mut pending = self
+            .pending
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (set, overflow) = &mut *pending;
+        if *overflow {
+            return;
+        }
+        set.extend(keys.iter().copied());
+        if set.len() > self.kept {
+            *overflow = true;
+            *set = FoldSet::default();
+        }
+    }
+
+    /// Moves the pending keys into the store, in sorted order while it has
+    /// room (none when they grew past its room). Call it only when no test
+    /// runs (the layered search does, between two breadth-first steps), so
+    /// that every test of a step reads the same store.
+    pub fn absorb(&self) {
+        let (pending, overflow) = std::mem::take(
+            &mut *self
+                .pending
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        if pending.is_empty() || overflow {
+            return;
+        }
+        let mut pending: Vec<u128> = pending.into_iter().collect();
+        pending.sort_unstable();
+        let mut known = self
+            .known
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for key in pending {
+            if known.len() >= self.kept {
+                break;
+            }
+            known.insert(key);
+        }
     }
 }
 
@@ -707,6 +889,10 @@ struct Search<'a> {
     memory: &'a mut Memory,
     /// Whether remembered losses end the search of a state.
     trust_lost: bool,
+    /// The relaxed losses learned by earlier tests of the search (see
+    /// [`Learned`]): trusted by every search, since each is a state from
+    /// which no relaxed line removes every card.
+    known: Option<&'a FoldSet<u128>>,
     /// Whether one did.
     used_lost: bool,
     prefixes: &'a Prefixes,
@@ -725,11 +911,14 @@ impl<'a> Search<'a> {
         memory: &'a mut Memory,
         empty_at_start: i16,
         effort: Effort,
+        known: Option<&'a FoldSet<u128>>,
     ) -> Self {
         memory.seen.clear();
+        memory.learning.clear();
         Search {
             memory,
             trust_lost,
+            known,
             used_lost: false,
             prefixes,
             budget: effort.budget,
@@ -789,10 +978,18 @@ impl<'a> Search<'a> {
             self.used_lost = true;
             return false;
         }
+        // A learned loss is trusted by every search (see `Learned`).
+        let learned_key = self.known.map(|_| self.learned_key(piles, &state));
+        if let (Some(known), Some(key)) = (self.known, learned_key)
+            && known.contains(&key)
+        {
+            return false;
+        }
         self.memory.seen.insert(key);
         if unsettled != key {
             self.memory.seen.insert(unsettled);
         }
+        let budget_before = self.budget;
         let won = self.expand(piles, &state);
         // A search that ran out of budget proved nothing of this state.
         if won {
@@ -805,8 +1002,33 @@ impl<'a> Search<'a> {
                 self.memory.lost.clear();
             }
             self.memory.lost.insert(folded);
+            // Only a loss that took a search to prove is worth keeping:
+            // the others cost a lookup in a large set for little.
+            if let Some(key) = learned_key
+                && budget_before - self.budget >= LEARNED_SMALLEST
+            {
+                self.memory.learning.push(key);
+            }
         }
         won
+    }
+
+    /// The key of a relaxed state among the learned losses ([`Learned`]):
+    /// as [`Search::hash`], whatever the pile order and whichever position
+    /// it came from, but strong, since a learned loss is trusted: the sum
+    /// of the prefixes' strong hashes and of the moved cards' hashes
+    /// ([`CARD_HASH`]), each a full 128-bit mix, like the exhaustive
+    /// search's own keys (a sum over the piles, docs/analyze.md). The piles
+    /// empty at the start are left out: they change only when the search
+    /// gives up, and a learned state is lost whatever the give-up.
+    fn learned_key(&self, piles: &Piles, state: &State) -> u128 {
+        let mut key = LEARNED_SALT;
+        for pile in 0..PILES {
+            key = key.wrapping_add(
+                self.prefixes.strong[piles.start[pile] + pile + state.prefix[pile] as usize],
+            );
+        }
+        key.wrapping_add(state.moved_hash)
     }
 
     /// A 128-bit hash of the relaxed state, whatever the pile order and

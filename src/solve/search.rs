@@ -373,6 +373,10 @@ impl<'a> Search<'a> {
     fn exhaustive(&mut self) -> Outcome {
         let mut reductions = self.limits.reductions;
         reductions.room = reductions.room.for_pass(self.pass_cap);
+        // A search resumed from a checkpoint would start with nothing
+        // learned, and could then examine other positions than the search
+        // that was not stopped: no learned conflicts where it checkpoints.
+        reductions.learn &= self.limits.checkpoint.is_none();
         let problem = ExhaustiveProblem::with_reductions(self.game, reductions);
         let time = self
             .limits

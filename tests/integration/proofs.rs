@@ -14,9 +14,10 @@ use spider_analyzer::solve::{Analysis, DeadEnd, Limits, Reductions, RoomTest, Ve
 use super::solver::{endgame, naive_winnable, small_case};
 
 /// Each setting of the reductions: all on, all off, each alone, the
-/// default, the room test without the make-way rule, and the dead-end
-/// tests on every position.
-const SETTINGS: [Reductions; 8] = [
+/// default, the room test without the make-way rule, the dead-end tests on
+/// every position, and the learned conflicts of the room test (on in all
+/// and the default; here with the room test counting places only).
+const SETTINGS: [Reductions; 9] = [
     Reductions::ALL,
     Reductions::NONE,
     Reductions::DEFAULT,
@@ -26,6 +27,7 @@ const SETTINGS: [Reductions; 8] = [
         room: RoomTest::Never,
         symmetry: false,
         make_way: false,
+        learn: false,
     },
     Reductions {
         dead_ends: true,
@@ -33,6 +35,7 @@ const SETTINGS: [Reductions; 8] = [
         room: RoomTest::Entries,
         symmetry: false,
         make_way: true,
+        learn: false,
     },
     Reductions {
         dead_ends: true,
@@ -40,6 +43,7 @@ const SETTINGS: [Reductions; 8] = [
         room: RoomTest::Entries,
         symmetry: false,
         make_way: false,
+        learn: false,
     },
     Reductions {
         dead_ends: false,
@@ -47,6 +51,7 @@ const SETTINGS: [Reductions; 8] = [
         room: RoomTest::Never,
         symmetry: true,
         make_way: false,
+        learn: false,
     },
     Reductions {
         dead_ends: true,
@@ -54,6 +59,15 @@ const SETTINGS: [Reductions; 8] = [
         room: RoomTest::Entries,
         symmetry: true,
         make_way: true,
+        learn: false,
+    },
+    Reductions {
+        dead_ends: true,
+        dead_ends_everywhere: false,
+        room: RoomTest::Entries,
+        symmetry: false,
+        make_way: false,
+        learn: true,
     },
 ];
 
@@ -388,6 +402,24 @@ fn reductions_keep_the_verdicts_of_games_stuck_before_the_last_deal() {
 /// of the reductions ([`agree`]). At least `min_decided` must be decided,
 /// and the dead-end test must fire on at least five.
 fn stuck_games(rows_left: usize, seed: u64, min_decided: usize) {
+    let (mut decided, mut with_dead_ends, mut unwinnable) = (0, 0, 0);
+    for (number, suits, stuck) in stuck_positions(rows_left, seed) {
+        let (verdict, dead) = agree(&stuck, None, &format!("deal {number} ({suits:?})"), 150_000);
+        decided += verdict.is_some() as usize;
+        unwinnable += (verdict == Some(Verdict::Unwinnable)) as usize;
+        with_dead_ends += (dead > 0) as usize;
+    }
+    eprintln!("{decided} decided, {unwinnable} unwinnable, {with_dead_ends} with dead ends");
+    assert!(decided >= min_decided, "only {decided} of 40 decided");
+    assert!(
+        with_dead_ends >= 5,
+        "the dead-end test fired on only {with_dead_ends}"
+    );
+}
+
+/// The positions of [`stuck_games`]: each numbered deal's random playout
+/// where it got stuck, with its number and suits.
+fn stuck_positions(rows_left: usize, seed: u64) -> Vec<(u64, SuitCount, Deal)> {
     let mut state = seed;
     let mut next = |bound: usize| {
         state ^= state << 13;
@@ -395,7 +427,7 @@ fn stuck_games(rows_left: usize, seed: u64, min_decided: usize) {
         state ^= state << 17;
         (state % bound as u64) as usize
     };
-    let (mut decided, mut with_dead_ends, mut unwinnable) = (0, 0, 0);
+    let mut stuck_ones = Vec::new();
     let mut moves = Vec::new();
     for number in 1..=40u64 {
         let suits = [SuitCount::One, SuitCount::Two, SuitCount::Four][number as usize % 3];
@@ -417,18 +449,97 @@ fn stuck_games(rows_left: usize, seed: u64, min_decided: usize) {
             };
             position = game.apply(&position, mv).position;
         }
-        let Some(stuck) = game.deal_at(&position) else {
-            continue;
-        };
-        let (verdict, dead) = agree(&stuck, None, &format!("deal {number} ({suits:?})"), 150_000);
-        decided += verdict.is_some() as usize;
-        unwinnable += (verdict == Some(Verdict::Unwinnable)) as usize;
-        with_dead_ends += (dead > 0) as usize;
+        if let Some(stuck) = game.deal_at(&position) {
+            stuck_ones.push((number, suits, stuck));
+        }
     }
-    eprintln!("{decided} decided, {unwinnable} unwinnable, {with_dead_ends} with dead ends");
-    assert!(decided >= min_decided, "only {decided} of 40 decided");
-    assert!(
-        with_dead_ends >= 5,
-        "the dead-end test fired on only {with_dead_ends}"
+    stuck_ones
+}
+
+/// The exhaustive search of `deal` alone under `reductions` on `jobs`
+/// threads, to its end (every position examined, wins or not): its
+/// positions, dead ends and goals, and the relaxed losses it learned.
+fn exhaust(deal: &Deal, reductions: Reductions, jobs: usize) -> (u64, u64, u64, usize) {
+    use spider_analyzer::explore::layered::Layered;
+    use spider_analyzer::explore::{End, Stop};
+    use spider_analyzer::solve::exhaustive::ExhaustiveProblem;
+    let game = Game::new(deal).unwrap();
+    let problem = ExhaustiveProblem::with_reductions(&game, reductions);
+    let outcome = Layered::new(&problem)
+        .stop(Stop::Exhaust)
+        .jobs(Some(jobs))
+        .run()
+        .unwrap();
+    assert_eq!(outcome.end, End::Exhausted);
+    let stats = outcome.stats;
+    (stats.positions, stats.dead, stats.goals, problem.learned())
+}
+
+/// The learned conflicts of the room test (`solve::room::Learned`)
+/// against the search without them and the plain search, on stuck games
+/// with the stock empty (where the room test runs) small enough for all:
+/// the same verdict as the plain search (a win reached or not), never
+/// more positions than without them (a learned loss only lets a test
+/// prove more), and the same positions, dead ends and goals on one thread
+/// and on two (what a breadth-first step learns is read from the next step
+/// on, whatever the threads). The store must have learned something, and
+/// somewhere the search with it must prove a dead end more.
+#[test]
+fn learned_conflicts_keep_the_verdicts_and_counts() {
+    let with = Reductions {
+        room: RoomTest::Entries,
+        learn: true,
+        ..Reductions::ALL
+    };
+    let without = Reductions {
+        learn: false,
+        ..with
+    };
+    let (mut compared, mut learned_some, mut fewer) = (0, 0, 0);
+    // Stuck games, and the ladder's positions whose proofs are small
+    // (lost; the room test proves most of their dead ends).
+    let mut cases: Vec<(String, Deal)> = Vec::new();
+    for seed in [0x9e37_79b9_7f4a_7c15u64, 0x2545_f491_4f6c_dd1d] {
+        for (number, suits, deal) in stuck_positions(0, seed) {
+            cases.push((format!("deal {number} ({suits:?}), seed {seed:x}"), deal));
+        }
+    }
+    for name in ["r0-g5013", "r0-g5019", "r1-g5017"] {
+        cases.push((name.to_string(), ladder_position(name)));
+    }
+    {
+        for (what, deal) in cases {
+            let plain = prove(&deal, Reductions::NONE, 150_000);
+            // A stuck game the plain search cannot decide may be too large
+            // to search to its end; the ladder's positions are small with
+            // the reductions.
+            if plain.verdict == Verdict::Undecided && !what.starts_with('r') {
+                continue;
+            }
+            let one = exhaust(&deal, with, 1);
+            let two = exhaust(&deal, with, 2);
+            let before = exhaust(&deal, without, 1);
+            assert_eq!(one, two, "{what}: one thread and two");
+            // Where the plain search decides, it agrees.
+            if plain.verdict != Verdict::Undecided {
+                assert_eq!(
+                    one.2 > 0,
+                    plain.verdict == Verdict::Winnable,
+                    "{what}: a win with learned conflicts and the plain search"
+                );
+            }
+            assert_eq!(before.2 > 0, one.2 > 0, "{what}: wins with and without");
+            assert!(one.0 <= before.0, "{what}: {one:?} against {before:?}");
+            assert_eq!(before.3, 0, "{what}: learned while switched off");
+            eprintln!("{what}: {one:?} with, {before:?} without");
+            learned_some += (one.3 > 0) as usize;
+            fewer += (one.0 < before.0) as usize;
+            compared += 1;
+        }
+    }
+    eprintln!(
+        "{compared} compared, {learned_some} learned something, {fewer} with fewer positions"
     );
+    assert!(compared >= 20, "only {compared} compared");
+    assert!(learned_some >= 1, "learned on only {learned_some}");
 }
