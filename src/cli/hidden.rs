@@ -16,7 +16,7 @@ use spider_analyzer::batch::{BatchConfig, numbered_deal};
 use spider_analyzer::deal::numbered::SplitMix64;
 use spider_analyzer::solve::{Verdict, analyze};
 use spider_analyzer::stats::Interval;
-use spider_analyzer::unknown::blind::{HiddenGame, HiddenSettings, play_hidden};
+use spider_analyzer::unknown::blind::{BlindGame, HiddenSettings, play_hidden};
 
 /// One deal of the study.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -25,7 +25,7 @@ struct Played {
     /// The verdict with every card known.
     known: Verdict,
     known_seconds: f64,
-    hidden: HiddenGame,
+    hidden: BlindGame,
 }
 
 /// Runs the study on the deals of `config`; `seed` seeds every game's
