@@ -5,7 +5,10 @@
 //! then per rung the share decided within 10 s and within the limit.
 //!
 //! `cargo bench --bench ladder` (60 s per position: up to 80 minutes);
-//! `LADDER_SECONDS=10` for the 10 s figure alone, `LADDER_RUNGS=0,1` for
+//! `LADDER_SECONDS=10` for the 10 s figure alone; `LADDER_POSITIONS=N` for
+//! a budget of N positions per position instead of seconds (the default
+//! budget of `spider analyze` is 10,000,000: the same verdicts on any
+//! machine), `LADDER_RUNGS=0,1` for
 //! some rungs, `LADDER_REDUCTIONS=none` for the plain search
 //! (`everywhere`: the dead-end test on every position; `room`: the room
 //! test on every entry; `counts`: the room test without the make-way
@@ -45,8 +48,14 @@ fn main() {
         },
         _ => Reductions::DEFAULT,
     };
+    let positions_budget: Option<u64> = std::env::var("LADDER_POSITIONS")
+        .ok()
+        .and_then(|v| v.parse().ok());
     let limits = Limits {
-        time_limit: Some(Duration::from_secs(seconds)),
+        time_limit: positions_budget
+            .is_none()
+            .then(|| Duration::from_secs(seconds)),
+        max_positions: positions_budget,
         memory_limit: Some(4 << 30),
         reductions,
         ..Limits::default()
@@ -104,9 +113,11 @@ fn main() {
         }
         table.push((rung, positions, within_10, within_limit));
     }
-    println!(
-        "\n| stock rows left | positions | decided within 10 s | decided within {seconds} s |"
-    );
+    let limit = match positions_budget {
+        Some(budget) => format!("{budget} positions"),
+        None => format!("{seconds} s"),
+    };
+    println!("\n| stock rows left | positions | decided within 10 s | decided within {limit} |");
     println!("|---|---|---|---|");
     for (rung, positions, within_10, within_limit) in table {
         println!("| {rung} | {positions} | {within_10} | {within_limit} |");

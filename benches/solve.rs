@@ -1,15 +1,15 @@
 //! The solver on a fixed set of deals: own-generator deals 1..=N for 1 and
 //! 2 suits and PySol games 1..=N (4 suits), under standard rules, decided
-//! one at a time on one core with a time limit per deal and the default
-//! time for shortening a won line. Prints, per suit count, the decided
+//! one at a time on one core with the default budgets of `spider analyze`
+//! (positions per deal, positions of shortening). Prints, per suit count, the decided
 //! share, the median and 95th-percentile time, the median winning-line
 //! length and the median time to the first win (the same summary `spider
 //! batch` prints).
 //!
-//! `cargo bench --bench solve` (N = 100, 10 s per deal); set
-//! `SOLVE_BENCH_DEALS`, `SOLVE_BENCH_SECONDS`, `SOLVE_BENCH_SHORTEN` (seconds
-//! of shortening) and `SOLVE_BENCH_SUITS` (e.g. `4` or `1,2`) to change
-//! them.
+//! `cargo bench --bench solve` (N = 100, 10 M positions per deal); set
+//! `SOLVE_BENCH_DEALS`, `SOLVE_BENCH_POSITIONS`, `SOLVE_BENCH_SECONDS` (a
+//! time limit on top), `SOLVE_BENCH_SHORTEN` (positions of shortening) and
+//! `SOLVE_BENCH_SUITS` (e.g. `4` or `1,2`) to change them.
 
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use spider_analyzer::batch::{self, BatchConfig, DealRange, Shard, Source, Summary};
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::Rules;
-use spider_analyzer::solve::{DEFAULT_SHORTEN_TIME, Limits};
+use spider_analyzer::solve::{DEFAULT_MAX_POSITIONS, DEFAULT_SHORTEN_POSITIONS, Limits};
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -35,11 +35,13 @@ fn main() {
         return;
     }
     let deals = env_or("SOLVE_BENCH_DEALS", 100) as u128;
-    let seconds = env_or("SOLVE_BENCH_SECONDS", 10);
-    let shorten_time = std::env::var("SOLVE_BENCH_SHORTEN")
+    // A budget in positions (the default of `analyze`), or, with
+    // SOLVE_BENCH_SECONDS, a time limit as before.
+    let seconds = std::env::var("SOLVE_BENCH_SECONDS")
         .ok()
-        .and_then(|v| v.parse().ok())
-        .map_or(DEFAULT_SHORTEN_TIME, Duration::from_secs_f64);
+        .and_then(|v| v.parse::<u64>().ok());
+    let positions = env_or("SOLVE_BENCH_POSITIONS", DEFAULT_MAX_POSITIONS);
+    let shorten_positions = env_or("SOLVE_BENCH_SHORTEN", DEFAULT_SHORTEN_POSITIONS);
     let wanted = std::env::var("SOLVE_BENCH_SUITS").unwrap_or_else(|_| "1,2,4".into());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
@@ -66,9 +68,10 @@ fn main() {
             suits,
             rules: Rules::Standard,
             limits: Limits {
-                time_limit: Some(Duration::from_secs(seconds)),
+                time_limit: seconds.map(Duration::from_secs),
+                max_positions: Some(positions),
                 memory_limit: Some(4 << 30),
-                shorten_time,
+                shorten_positions,
                 ..Limits::default()
             },
         };
@@ -92,13 +95,13 @@ fn main() {
             Some((started.elapsed().as_secs_f64(), records.len() as u64)),
         );
         println!(
-            "== {}-suit {} deals 1..={deals}, standard rules, one core, {seconds} s per deal, {} s shortening ==\n{summary}",
+            "== {}-suit {} deals 1..={deals}, standard rules, one core, {positions} positions{} per deal, {shorten_positions} positions of shortening ==\n{summary}",
             suits.count(),
             match source {
                 Source::Pysol => "PySol",
                 Source::Own => "own",
             },
-            shorten_time.as_secs_f64()
+            seconds.map_or(String::new(), |s| format!(" or {s} s"))
         );
     }
 }

@@ -86,6 +86,11 @@ pub struct Args {
     /// positions.
     #[arg(long, value_name = "N", default_value_t = 100_000, requires = "hidden")]
     hidden_max_positions: u64,
+    /// With --hidden: with no solved plan, play the best line of moves that
+    /// turn up nothing before one that does, searched within N positions
+    /// (0: the move that scores best, as the first study's player did).
+    #[arg(long, value_name = "N", default_value_t = 5_000, requires = "hidden")]
+    hidden_lookahead: usize,
     /// With --hidden: seed of the samples (the same seed plays the same
     /// games).
     #[arg(long, value_name = "N", default_value_t = 1, requires = "hidden")]
@@ -111,6 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 ..Limits::default()
             },
             max_moves: 1000,
+            lookahead: args.hidden_lookahead,
             seed: args.seed,
         };
         return super::hidden::run(

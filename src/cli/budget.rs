@@ -21,8 +21,8 @@ pub struct Budget {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_POSITIONS, value_parser = count)]
     pub max_positions: u64,
     /// Also stop a search after this many seconds of wall time, 0.001 to
-    /// 2592000 (30 days); 0 (the default) for no deadline. With a
-    /// deadline the verdict can depend on the machine's speed and load.
+    /// 2592000 (30 days); 0 for no limit (the default). With a deadline
+    /// the verdict can depend on the machine's speed and load.
     #[arg(long, value_name = "SECS", default_value = "0", value_parser = flags::time_limit)]
     pub time_limit: TimeLimit,
     /// Stop a search when its memory estimate reaches this, like `512M` or

@@ -11,14 +11,15 @@ use std::process::ExitCode;
 use num_bigint::BigUint;
 use spider_analyzer::deal::check;
 use spider_analyzer::solve::{Analysis, Limits};
-use spider_analyzer::unknown::hint::{self, Hint, Kind, Method};
+use spider_analyzer::unknown::hint::{self, Hint, Kind, Method, MoveShare};
 use spider_analyzer::unknown::{Completion, Decided, completions, sample};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = super::exit_codes!(
-    "0  a move to play",
+    "0  a move to play (or the position is already won)",
     "1  no legal move",
     "2  bad usage or bad input (an inconsistent deal included: its candidates cannot fill the XX slots)",
+    "3  no move can be told better: no sampled completion was won within the limits",
 ))]
 pub struct Args {
     /// The deal file (YAML, or CLIPS facts), as the player sees it: every
@@ -28,9 +29,10 @@ pub struct Args {
     /// sample of --samples completions.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     max_completions: u64,
-    /// How many completions to draw uniformly when there are too many.
-    #[arg(long, value_name = "N", default_value_t = 30)]
-    samples: usize,
+    /// How many completions to draw uniformly when there are too many, 1
+    /// to 100000.
+    #[arg(long, value_name = "N", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    samples: u32,
     /// Seed of the sample (printed; the same seed draws the same sample).
     /// Default: from the clock.
     #[arg(long, value_name = "N")]
@@ -39,8 +41,8 @@ pub struct Args {
     /// after this many positions; 0 for no limit.
     #[arg(long, value_name = "N", default_value = "1000000", value_parser = super::flags::count_limit)]
     max_positions: super::flags::CountLimit,
-    /// Also stop each search after this many seconds of wall time; 0 (the
-    /// default) for no deadline (with one, the hint can depend on the
+    /// Also stop each search after this many seconds of wall time; 0 for
+    /// no limit (the default; with a deadline the hint can depend on the
     /// machine's speed and load).
     #[arg(long, value_name = "SECS", default_value = "0", value_parser = super::flags::time_limit)]
     time_limit: super::flags::TimeLimit,
@@ -57,8 +59,9 @@ pub struct Args {
     json: bool,
 }
 
-/// Exit 0 with a move to play, 1 when the position has no legal move, 2
-/// for bad input (an inconsistent deal included: its candidates cannot
+/// Exit 0 with a move to play (or a won position), 1 when the position has
+/// no legal move, 3 when no completion was won within the limits (the
+/// hint knows nothing), 2 for bad input (an inconsistent deal included: its candidates cannot
 /// fill the `XX` slots).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let deal = super::input::load_deal(&args.file)?;
@@ -84,8 +87,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()?;
+    if deal_is_won(&deal) {
+        let mut out = std::io::stdout().lock();
+        if args.json {
+            let json = serde_json::json!({"file": name, "won": true, "hint": null});
+            serde_json::to_writer_pretty(&mut out, &json)?;
+            writeln!(out)?;
+        } else {
+            writeln!(
+                out,
+                "{name}: the position is won (every run removed): nothing to play"
+            )?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let samples = args.samples as usize;
     let size = if sampled {
-        args.samples as u64
+        samples as u64
     } else {
         u64::try_from(&count).unwrap_or(u64::MAX)
     };
@@ -102,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             sample::decide_sample(
                 &deal,
                 &candidates,
-                args.samples,
+                samples,
                 seed,
                 &limits,
                 &cancel,
@@ -175,9 +193,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     out.flush()?;
     Ok(if hint.moves.is_empty() {
         ExitCode::from(1)
+    } else if knows_nothing(&hint) {
+        ExitCode::from(3)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Whether no decided completion credited any move: no win was found
+/// within the limits, so the ranking is the tie-breaks' alone.
+fn knows_nothing(hint: &Hint) -> bool {
+    hint.moves.iter().all(|m| m.wins == 0)
+}
+
+/// Whether the deal's position is already won.
+fn deal_is_won(deal: &spider_analyzer::deal::Deal) -> bool {
+    spider_analyzer::game::Game::new(deal).is_ok_and(|game| game.start().is_won())
+}
+
+/// Whether `m` cannot be told apart from `best`: over a sample, their 95 %
+/// intervals overlap; over every completion, they win in as many.
+fn tied(m: &MoveShare, best: &MoveShare, sampled: bool) -> bool {
+    match (m.share, best.share) {
+        (Some(a), Some(b)) if sampled => a.high >= b.low,
+        _ => m.wins == best.wins,
+    }
 }
 
 /// The one completion of a deal without `XX` cards: the deal itself.
@@ -214,6 +254,17 @@ pub(crate) fn print_hint(out: &mut impl Write, hint: &Hint, sampled: bool) -> an
         writeln!(out, "move to play now: none (no legal move)")?;
         return Ok(());
     };
+    if knows_nothing(hint) {
+        writeln!(
+            out,
+            "move to play now: unknown: no win was found in any of the {} {which} within the limits, so no move can be told better than another (raise --max-positions or --samples); the legal moves, by the tie-breaks only:",
+            best.of
+        )?;
+        for (index, m) in hint.moves.iter().enumerate() {
+            writeln!(out, "{:>4}. {:<8} {}", index + 1, m.mv.to_string(), m.words)?;
+        }
+        return Ok(());
+    }
     writeln!(out, "move to play now: {}  ({})", best.mv, best.words)?;
     match best.share {
         Some(share) if best.wins > 0 && sampled => writeln!(
@@ -251,9 +302,18 @@ pub(crate) fn print_hint(out: &mut impl Write, hint: &Hint, sampled: bool) -> an
             }
         });
         let note = kind_words(m.kind);
+        let tie = if index > 0 && tied(m, best, sampled) {
+            if sampled {
+                "  (tied with the best: the intervals overlap)"
+            } else {
+                "  (tied with the best)"
+            }
+        } else {
+            ""
+        };
         writeln!(
             out,
-            "{:>4}. {:<8} {:>4} of {:<4} {:<18} {}{}",
+            "{:>4}. {:<8} {:>4} of {:<4} {:<18} {}{}{tie}",
             index + 1,
             m.mv.to_string(),
             m.wins,

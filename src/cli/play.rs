@@ -47,6 +47,11 @@ pub struct Args {
     /// in work: the same moves on any machine).
     #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     max_positions: u64,
+    /// With no solved plan, play the best line of moves that turn up
+    /// nothing before one that does, searched within N positions (0: the
+    /// move whose position scores best).
+    #[arg(long, value_name = "N", default_value_t = 5_000)]
+    lookahead: usize,
     /// Seed of the samples (the same seed plays the same game).
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -95,6 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ..Limits::default()
         },
         max_moves: args.max_moves,
+        lookahead: args.lookahead,
         seed: args.seed,
     };
     let pool = rayon::ThreadPoolBuilder::new()

@@ -103,6 +103,10 @@ pub struct HiddenSettings {
     pub limits: Limits,
     /// The game is given up after this many moves.
     pub max_moves: usize,
+    /// With no plan, play the line [`super::lookahead::best_line`] finds
+    /// within this many positions that turn up nothing; 0 plays the move
+    /// whose position scores best instead (the player of the first study).
+    pub lookahead: usize,
     /// Seeds the samples of the game (with the deal's number mixed in by
     /// the caller, so each game has its own).
     pub seed: u64,
@@ -250,6 +254,8 @@ pub struct Hop {
     seen: HashSet<u128>,
     /// Whether the plans are up to date with what has been seen.
     fresh: bool,
+    /// Whether the plan is the lookahead's line rather than solved wins.
+    looked_ahead: bool,
     unplanned_run: usize,
     stats: PolicyStats,
 }
@@ -263,6 +269,7 @@ impl Hop {
             drawn: 0,
             seen: HashSet::new(),
             fresh: false,
+            looked_ahead: false,
             unplanned_run: 0,
             stats: PolicyStats::default(),
         }
@@ -331,6 +338,20 @@ impl Policy for Hop {
             self.stats.decisions += 1;
             self.fresh = true;
         }
+        if self.plans.is_empty() && self.settings.lookahead > 0 {
+            // The position as seen, every hidden card XX: the lookahead
+            // reads nothing else.
+            let seen_deal = view.deal();
+            if let Some(line) =
+                super::lookahead::best_line(&seen_deal, self.settings.lookahead, &self.seen)?
+                && !line.moves.is_empty()
+            {
+                self.stats.unplanned_moves += line.moves.len();
+                self.unplanned_run = 0;
+                self.looked_ahead = true;
+                self.plans.push(line.moves);
+            }
+        }
         let legal = view.moves();
         let (game, position) = (view.game(), view.position());
         if self.plans.is_empty() {
@@ -355,7 +376,9 @@ impl Policy for Hop {
                 alternatives: Vec::new(),
             }));
         }
-        self.unplanned_run = 0;
+        if !self.looked_ahead {
+            self.unplanned_run = 0;
+        }
         let votes = |mv: Move| self.plans.iter().filter(|p| p[0] == mv).count();
         let mut ranked: Vec<Move> = legal.iter().copied().filter(|&mv| votes(mv) > 0).collect();
         // Stable: equal moves keep the order of `Game::moves`; max_by_key
@@ -365,7 +388,14 @@ impl Policy for Hop {
         let Some(&mv) = ranked.first() else {
             return Ok(None);
         };
-        let estimate = |mv: Move| Interval::of(votes(mv), self.drawn);
+        // A lookahead line is no solved win: no estimate.
+        let estimate = |mv: Move| {
+            if self.looked_ahead {
+                None
+            } else {
+                Interval::of(votes(mv), self.drawn)
+            }
+        };
         Ok(Some(Choice {
             mv,
             win_estimate: estimate(mv),
@@ -385,6 +415,9 @@ impl Policy for Hop {
             // News the plans did not know: sample again.
             self.plans.clear();
             self.fresh = false;
+        }
+        if self.plans.is_empty() {
+            self.looked_ahead = false;
         }
     }
 

@@ -17,6 +17,7 @@ pub mod blind;
 pub mod completions;
 mod decided;
 pub mod hint;
+pub mod lookahead;
 pub mod referee;
 pub mod sample;
 pub mod view;

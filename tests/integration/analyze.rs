@@ -344,3 +344,52 @@ fn jobs_limit_the_proof_of_the_deal() {
         assert_eq!(json["analysis"]["proof"]["threads"], jobs, "{json}");
     }
 }
+
+/// The default budgets count work, not seconds: the same command gives the
+/// same verdict, counts and line on one thread or two (and so whatever
+/// else the machine is doing). Covers a win, a guided pass schedule
+/// stopped by its position limit, and an exhaustive pass stopped by it
+/// part-way through a layer (its batches do not adapt to speed without a
+/// time limit).
+#[test]
+fn the_same_budget_gives_the_same_answer_on_one_thread_or_two() {
+    let cases: [(&str, &[&str], i32); 3] = [
+        ("deals/fresh-2-suit.yaml", &[], 0),
+        (
+            "benches/ladder/r1-g5001.yaml",
+            &["--max-positions", "300000"],
+            3,
+        ),
+        (
+            "benches/ladder/r1-g5001.yaml",
+            &["--exhaustive-only", "--max-positions", "200000"],
+            3,
+        ),
+    ];
+    for (deal, extra, code) in cases {
+        let run = |jobs: &str| {
+            let out = spider()
+                .args(["analyze", deal, "--json", "-j", jobs])
+                .args(extra)
+                .assert()
+                .code(code)
+                .get_output()
+                .stdout
+                .clone();
+            let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            let analysis = &json["analysis"];
+            (
+                analysis["verdict"].clone(),
+                analysis["stopped_by"].clone(),
+                analysis["positions"].clone(),
+                analysis["line"].clone(),
+                analysis["proof"]["positions"].clone(),
+            )
+        };
+        let (one, two) = (run("1"), run("2"));
+        assert_eq!(one, two, "{deal} {extra:?}");
+        if code == 3 {
+            assert_eq!(one.1, "positions", "{deal} {extra:?}: {one:?}");
+        }
+    }
+}

@@ -27,6 +27,7 @@ fn settings(seed: u64) -> HiddenSettings {
             ..Limits::default()
         },
         max_moves: 150,
+        lookahead: 2_000,
         seed,
     }
 }

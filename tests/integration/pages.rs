@@ -111,8 +111,8 @@ fn analyze_writes_a_page_that_plays_the_winning_line() {
             "analyze",
             "deals/fresh-2-suit.yaml",
             "--json",
-            "--shorten-time",
-            "0.5",
+            "--shorten-positions",
+            "200000",
         ])
         .arg("--html")
         .arg(&page)
@@ -251,7 +251,12 @@ fn a_page_is_never_written_over_without_force_nor_over_an_input() {
     let page = dir.path().join("page.html");
     std::fs::write(&page, "keep me").unwrap();
     spider()
-        .args(["analyze", "deals/fresh-1-suit.yaml", "--shorten-time", "0"])
+        .args([
+            "analyze",
+            "deals/fresh-1-suit.yaml",
+            "--shorten-positions",
+            "0",
+        ])
         .arg("--html")
         .arg(&page)
         .assert()
@@ -262,7 +267,7 @@ fn a_page_is_never_written_over_without_force_nor_over_an_input() {
         .args([
             "analyze",
             "deals/fresh-1-suit.yaml",
-            "--shorten-time",
+            "--shorten-positions",
             "0",
             "--force",
         ])
@@ -281,7 +286,7 @@ fn a_page_is_never_written_over_without_force_nor_over_an_input() {
     spider()
         .arg("analyze")
         .arg(&deal)
-        .args(["--shorten-time", "0", "--force", "--html"])
+        .args(["--shorten-positions", "0", "--force", "--html"])
         .arg(&deal)
         .assert()
         .code(2)
@@ -305,7 +310,7 @@ fn batch_writes_a_one_page_report_of_its_results() {
             "1",
             "--time-limit",
             "10",
-            "--shorten-time",
+            "--shorten-positions",
             "0",
             "--out",
         ])

@@ -289,7 +289,7 @@ fn the_first_exhaustive_pass_tests_every_entry() {
     let deal = ladder_position("r0-g5019");
     let limits = Limits {
         time_limit: None,
-        shorten_time: std::time::Duration::ZERO,
+        shorten_positions: 0,
         ..Limits::default()
     };
     let analysis = analyze(&deal, &limits, &AtomicBool::new(false)).unwrap();

@@ -285,16 +285,27 @@ fn zero_means_no_limit_in_every_help() {
 
 #[test]
 fn flags_are_spelled_alike() {
-    // -j everywhere --jobs is; batch's time limit defaults as analyze's.
+    // -j everywhere --jobs is; batch's budgets default as analyze's: work
+    // (10 M positions), no deadline.
     for command in ["analyze", "batch"] {
         let help = spider().args([command, "--help"]).output().unwrap();
         let help = String::from_utf8(help.stdout).unwrap();
         assert!(help.contains("-j, --jobs <N>"), "{command}");
-        let time = help
-            .lines()
-            .find(|line| line.contains("--time-limit <SECS>"))
-            .unwrap();
-        assert!(time.ends_with("[default: 10]"), "{command}: {time}");
+        for (flag, default) in [
+            ("--time-limit <SECS>", "[default: 0]"),
+            ("--max-positions <N>", "[default: 10000000]"),
+            ("--shorten-positions <N>", "[default: 1500000]"),
+            ("--memory-limit <SIZE>", "[default: auto]"),
+        ] {
+            let at = help.find(flag).expect(flag);
+            let entry = &help[at..];
+            let end = entry[1..].find("\n  -").map_or(entry.len(), |n| n + 1);
+            assert!(
+                entry[..end].contains(default),
+                "{command} {flag}: {}",
+                &entry[..end]
+            );
+        }
     }
     // -o/--output in batch; the old --out still works but is not shown.
     let help = spider().args(["batch", "--help"]).output().unwrap();

@@ -318,3 +318,51 @@ fn hidden_play_reports_both_shares_and_repeats_with_its_seed() {
     };
     assert_eq!(games(&a), games(&run()));
 }
+
+/// A hint that knows nothing says so and exits 3 instead of naming a move;
+/// `--samples 0` is refused; a won position says it is won.
+#[test]
+fn the_hint_says_when_it_knows_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    // Every completion is lost: no win starts with any move.
+    let file = write(&dir, "lost.yaml", &all_lost());
+    spider()
+        .arg("hint")
+        .arg(&file)
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains(
+            "move to play now: unknown: no win was found in any of the 2 completions within the limits",
+        ))
+        .stdout(predicate::str::contains("every legal move, best first").not());
+    spider()
+        .arg("hint")
+        .arg(&file)
+        .args(["--samples", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--samples"));
+    // Every run removed: won.
+    let won = "suits: 1\npiles: [{face_up: []}, {face_up: []}, {face_up: []}, {face_up: []}, {face_up: []}, {face_up: []}, {face_up: []}, {face_up: []}, {face_up: []}, {face_up: []}]\nremoved: [S, S, S, S, S, S, S, S]\n";
+    let file = write(&dir, "won.yaml", won);
+    spider()
+        .arg("hint")
+        .arg(&file)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("the position is won"));
+}
+
+/// Over every completion, moves that win in as many as the best are shown
+/// as tied with it.
+#[test]
+fn the_hint_marks_moves_tied_with_the_best() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(&dir, "one.yaml", &one_winning_move());
+    spider()
+        .arg("hint")
+        .arg(&file)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("tied with the best").not());
+}
