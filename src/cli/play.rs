@@ -274,8 +274,9 @@ fn live(
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{name}: {} cards not seen yet; seed {} (--seed {} gives the same moves)",
+        "{name}: {} card{} not seen yet; seed {} (--seed {} gives the same moves)",
         view.hidden_count(),
+        if view.hidden_count() == 1 { "" } else { "s" },
         args.seed,
         args.seed
     )?;
@@ -348,7 +349,8 @@ fn live(
                 writeln!(out)?;
                 writeln!(
                     out,
-                    "end of input: stopped after {played} moves suggested; {} runs removed, {} cards not seen yet",
+                    "end of input: stopped after {played} move{} suggested; {} runs removed, {} cards not seen yet",
+                    if played == 1 { "" } else { "s" },
                     view.removed().len(),
                     view.hidden_count()
                 )?;
