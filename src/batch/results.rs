@@ -109,6 +109,9 @@ pub struct BlindSettings {
     pub samples: usize,
     pub max_positions: Option<u64>,
     pub max_moves: usize,
+    /// Positions of the lookahead (0: none).
+    #[serde(default)]
+    pub lookahead: usize,
     pub seed: u64,
 }
 

@@ -28,6 +28,7 @@ fn kept(settings: &HiddenSettings) -> BlindSettings {
         samples: settings.samples,
         max_positions: settings.limits.max_positions,
         max_moves: settings.max_moves,
+        lookahead: settings.lookahead,
         seed: settings.seed,
     }
 }

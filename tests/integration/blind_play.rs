@@ -363,3 +363,42 @@ fn play_live_on_a_won_position_exits_0_and_a_blind_game_needs_every_card() {
         .code(2)
         .stderr(predicates::str::contains("every card known"));
 }
+
+#[test]
+fn batch_hidden_writes_a_results_file_and_resumes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("blind.jsonl");
+    let run = |range: &str, samples: &str| {
+        spider()
+            .args(["batch", "--hidden", "--number", range, "--suits", "1"])
+            .args([
+                "--hidden-samples",
+                samples,
+                "--hidden-max-positions",
+                "3000",
+            ])
+            .args(["--max-positions", "3000", "-j", "1", "-o"])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    let first = run("1..2", "1");
+    assert_eq!(first.status.code(), Some(0), "{first:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert!(text.lines().nth(1).unwrap().contains("\"blind\""), "{text}");
+    // A wider range plays only the new deal; the file grows, never shrinks.
+    let second = run("1..3", "1");
+    assert_eq!(second.status.code(), Some(0), "{second:?}");
+    let stdout = String::from_utf8(second.stdout).unwrap();
+    assert!(stdout.contains("1 games played this run"), "{stdout}");
+    assert!(stdout.contains("won played blind"), "{stdout}");
+    assert!(stdout.contains("CPU per game"), "{stdout}");
+    let now = std::fs::read_to_string(&out).unwrap();
+    assert!(now.starts_with(&text));
+    assert_eq!(now.lines().count(), 4);
+    // Other settings are refused, and the file is left alone.
+    let third = run("1..3", "2");
+    assert_eq!(third.status.code(), Some(2), "{third:?}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), now);
+}
