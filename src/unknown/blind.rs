@@ -329,7 +329,7 @@ impl Policy for Hop {
                 self.stats.gave_up = true;
                 return Ok(None);
             }
-            if self.unplanned_run % UNPLANNED_RESAMPLE == 0 {
+            if self.unplanned_run.is_multiple_of(UNPLANNED_RESAMPLE) {
                 self.fresh = false;
             }
         }
@@ -384,7 +384,7 @@ impl Policy for Hop {
         // Stable: equal moves keep the order of `Game::moves`; max_by_key
         // took the last of equals, so reverse first to match it.
         ranked.reverse();
-        ranked.sort_by(|&a, &b| (votes(b), kind(position, b)).cmp(&(votes(a), kind(position, a))));
+        ranked.sort_by_key(|&m| std::cmp::Reverse((votes(m), kind(position, m))));
         let Some(&mv) = ranked.first() else {
             return Ok(None);
         };

@@ -253,11 +253,7 @@ fn play_blind_never_names_a_card_before_it_turns_up() {
     let mut moves = 0;
     for line in text.lines() {
         let cards = cards_named(line);
-        if line.starts_with("pile ") {
-            for card in cards {
-                *seen.entry(card).or_default() += 1;
-            }
-        } else if line.trim_start().starts_with("turned up:") {
+        if line.starts_with("pile ") || line.trim_start().starts_with("turned up:") {
             for card in cards {
                 *seen.entry(card).or_default() += 1;
             }
