@@ -205,7 +205,8 @@ impl fmt::Display for CardSlot {
 /// A card that could not be read, quoting the text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "`{text}` is not a card: expected a rank (A 2-10 T J Q K) then a suit (S H D C), like `10h`, `QS`, or `XX` for an unknown card"
+    "`{}` is not a card: expected a rank (A 2-10 T J Q K) then a suit (S H D C, or ♠ ♥ ♦ ♣), like `10h`, `QS`, `A♠`, or `XX` for an unknown card",
+    crate::text::excerpt(text)
 )]
 pub struct CardParseError {
     /// The text that was read.
@@ -222,7 +223,8 @@ impl FromStr for CardSlot {
         if text.eq_ignore_ascii_case("xx") {
             return Ok(CardSlot::Unknown);
         }
-        let mut chars = text.chars();
+        // Some systems add a variation selector after a suit symbol.
+        let mut chars = text.trim_end_matches('\u{FE0F}').chars();
         let suit = chars
             .next_back()
             .and_then(Suit::from_letter)
@@ -286,6 +288,11 @@ mod tests {
         );
         assert_eq!("xx".parse(), Ok(CardSlot::Unknown));
         assert_eq!("XX".parse(), Ok(CardSlot::Unknown));
+        // What the tool prints, it reads.
+        for card in ["A♠", "10♥", "Q♦", "3♣", "K♠\u{FE0F}"] {
+            let read: Card = card.parse().unwrap();
+            assert_eq!(read.pretty(), card.trim_end_matches('\u{FE0F}'), "{card}");
+        }
     }
 
     #[test]

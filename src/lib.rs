@@ -25,4 +25,5 @@ pub mod html;
 pub mod puzzles;
 pub mod solve;
 pub mod stats;
+pub mod text;
 pub mod unknown;

@@ -51,19 +51,27 @@ pub enum BatchError {
         path.display()
     )]
     NotResults { path: PathBuf, line: usize },
+    /// A results file another batch is writing to (it holds the lock).
+    #[error(
+        "{}: another spider batch is writing to this results file (it holds its lock); \
+         wait for it to finish, or choose another results file",
+        .0.display()
+    )]
+    Locked(PathBuf),
     /// A results file that could not be read, written or created.
-    #[error("{path}: {source}")]
+    #[error("{}: {}", path.display(), crate::text::io_reason(error))]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        /// Said in the message, so not a `source` (said once).
+        error: std::io::Error,
     },
 }
 
 impl BatchError {
-    fn io(path: &Path, source: std::io::Error) -> BatchError {
+    fn io(path: &Path, error: std::io::Error) -> BatchError {
         BatchError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         }
     }
 }

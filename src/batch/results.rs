@@ -2,7 +2,7 @@
 //! decided, read back to resume a run or to merge the files of many runs.
 
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
+use std::fs::OpenOptions;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -244,7 +244,8 @@ fn not_results(path: &Path, file: &ResultsFile) -> BatchError {
 /// written, from any number of threads.
 pub struct RecordWriter {
     path: PathBuf,
-    file: Mutex<File>,
+    /// The results file (holding its lock), or a stream written into.
+    file: Mutex<Box<dyn Write + Send>>,
 }
 
 impl RecordWriter {
@@ -252,14 +253,54 @@ impl RecordWriter {
     /// holds; a new (or empty) file gets the [`Header`]. A file that is not a
     /// results file is refused and left untouched. Nothing is ever cut: a
     /// torn last line is ended with a newline and stays, skipped by readers.
+    ///
+    /// The file is locked (an advisory lock, released when the writer is
+    /// dropped or the process ends): a second batch on the same file is
+    /// refused while the first runs, so no deal is recorded twice.
+    ///
+    /// `-` (standard output), a FIFO, a terminal or another device is not
+    /// read back, only written into: the header, then the records.
     pub fn open(path: &Path) -> Result<(RecordWriter, ResultsFile), BatchError> {
         let io = |err| BatchError::io(path, err);
+        let stream: Option<Box<dyn Write + Send>> = if path.as_os_str() == "-" {
+            Some(Box::new(std::io::stdout()))
+        } else {
+            match std::fs::metadata(path) {
+                Ok(meta) if meta.is_dir() => {
+                    return Err(io(std::io::Error::from(std::io::ErrorKind::IsADirectory)));
+                }
+                Ok(meta) if !meta.is_file() => Some(Box::new(
+                    OpenOptions::new().write(true).open(path).map_err(io)?,
+                )),
+                _ => None,
+            }
+        };
+        if let Some(mut stream) = stream {
+            let mut line = serde_json::to_string(&Header::current()).expect("headers serialize");
+            line.push('\n');
+            stream
+                .write_all(line.as_bytes())
+                .and_then(|()| stream.flush())
+                .map_err(io)?;
+            let writer = RecordWriter {
+                path: path.to_path_buf(),
+                file: Mutex::new(stream),
+            };
+            return Ok((writer, ResultsFile::parse("")));
+        }
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)
             .create(true)
             .open(path)
             .map_err(io)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(BatchError::Locked(path.to_path_buf()));
+            }
+            Err(std::fs::TryLockError::Error(err)) => return Err(io(err)),
+        }
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(io)?;
         let text = String::from_utf8_lossy(&bytes);
@@ -284,7 +325,7 @@ impl RecordWriter {
         Ok((
             RecordWriter {
                 path: path.to_path_buf(),
-                file: Mutex::new(file),
+                file: Mutex::new(Box::new(file)),
             },
             existing,
         ))

@@ -92,7 +92,9 @@ impl Summary {
             match record.stopped_by {
                 Some(StopReason::Positions) => undecided_by.positions += 1,
                 Some(StopReason::Time) => undecided_by.time += 1,
-                Some(StopReason::Memory | StopReason::MachineMemory) => undecided_by.memory += 1,
+                Some(StopReason::Memory | StopReason::MachineMemory | StopReason::Disk) => {
+                    undecided_by.memory += 1
+                }
                 Some(StopReason::Cancelled) => undecided_by.cancelled += 1,
                 Some(StopReason::UnknownCards) => undecided_by.unknown_cards += 1,
                 None => undecided_by.unknown += 1,

@@ -18,6 +18,7 @@ use spider_analyzer::game::{Game, compact_line};
 use spider_analyzer::solve::{
     Analysis, Limits, Progress, Reductions, RoomTest, Verdict, analyze_with_progress,
 };
+use spider_analyzer::text::count;
 use spider_analyzer::unknown::{Completion, Decided, SampleSummary};
 use spider_analyzer::unknown::{completions, hint, sample};
 
@@ -36,10 +37,12 @@ const BUILT_IN: &str = include_str!("../../deals/unwon-2017.yaml");
 const BUILT_IN_NAME: &str = "unwon-2017.yaml (built in)";
 
 #[derive(Debug, clap::Args)]
+// `--time-limit -1` reaches the flag's reader, which names the range.
+#[command(allow_negative_numbers = true)]
 #[command(after_help = super::exit_codes!(
     "0  winnable (with XX cards: every completion decided is winnable)",
     "1  unwinnable (with XX cards: every completion decided is unwinnable)",
-    "2  bad usage or bad input (the message names the file, line and column)",
+    "2  bad usage or bad input (the message names the file, line and column), an inconsistent deal included",
     "3  undecided: a limit or Ctrl-C stopped the search, or the completions disagree;",
     "   the built-in game is winnable: each of its 24 completions is won",
 ))]
@@ -64,15 +67,15 @@ pub struct Args {
     max_completions: CountLimit,
     /// When there are too many completions to decide them all: how many to
     /// draw uniformly and decide (0: none).
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = flags::whole_usize(0, flags::MAX_SAMPLES))]
     samples: usize,
     /// Seed of the sample of completions (printed with the report; the
     /// same seed draws the same sample). Default: from the clock.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = flags::whole(0, u64::MAX))]
     seed: Option<u64>,
     /// Stop each sampled completion's search after this many positions
     /// (the time limit applies too).
-    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = flags::whole(1, flags::MAX_COUNT))]
     sample_max_positions: u64,
     /// Also give the move to play now, as `spider hint` does, from the
     /// decided completions.
@@ -124,12 +127,13 @@ pub struct Args {
     /// docs/engine.md). Not used for the completions of XX cards.
     #[arg(long, value_name = "DIR")]
     checkpoint: Option<PathBuf>,
+    #[command(flatten)]
+    disk: flags::DiskArgs,
     /// Also write a page that plays the winning line (one self-contained
     /// HTML file; without a win it shows the position).
     #[arg(long, value_name = "OUT.html")]
     html: Option<PathBuf>,
-    /// Replace the --html file if it exists.
-    #[arg(long, requires = "html")]
+    #[arg(long, requires = "html", help = super::output::FORCE_HELP)]
     force: bool,
 }
 
@@ -146,9 +150,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let game = Game::new(&deal).with_context(|| name.clone())?;
     if let Some(path) = &args.html {
         let inputs: Vec<&Path> = args.file.iter().map(PathBuf::as_path).collect();
-        spider_analyzer::html::check_target(path, args.force, &inputs)?;
+        super::output::check(path, &inputs, args.force)?;
     }
     let report = check::check(&deal);
+    super::input::refuse_inconsistent(&name, &report)?;
     // The completions run one search per thread at once; the deal as
     // written runs alone, on every thread.
     let threads = flags::threads(args.jobs);
@@ -170,17 +175,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let cancel = super::cancel_on_ctrl_c();
     let spinner = super::spinner();
-    let show = |p: &Progress| match &p.proof {
+    let show = |p: &Progress| {
+        match &p.proof {
         Some(proof) => spinner.set_message(format!("exhaustive pass: {proof}")),
         None => spinner.set_message(format!(
-            "{} pass, {} positions ({:.0}/s), stage {}, best: {} runs removed, {} face down",
+            "{} pass: examined {} positions ({} positions/s), stage {}; best so far {} removed, {} face down",
             p.pass,
-            p.positions,
-            p.positions as f64 / p.elapsed.as_secs_f64().max(1e-9),
+            spider_analyzer::text::amount(p.positions),
+            spider_analyzer::text::amount(
+                (p.positions as f64 / p.elapsed.as_secs_f64().max(1e-9)) as u64
+            ),
             p.stage,
-            p.best_runs_removed,
-            p.fewest_face_down
+            spider_analyzer::text::count(p.best_runs_removed as u64, "run"),
+            spider_analyzer::text::count(p.fewest_face_down as u64, "card"),
         )),
+    }
     };
     let unknown = deal.unknown_places().len();
     let candidates = report.candidates();
@@ -209,6 +218,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let main_limits = Limits {
         checkpoint: args.checkpoint.clone(),
+        disk: args
+            .disk
+            .options(args.checkpoint.as_deref())
+            .map_err(anyhow::Error::msg)?,
         memory_limit: args.budget.memory_limit.per_search(1),
         max_positions: as_written_max,
         ..limits.clone()
@@ -518,11 +531,11 @@ fn print_report(
     let Subject { name, deal, game } = *subject;
     writeln!(
         out,
-        "deal: {name} ({} suits, {} rules, {} stock rows, {} runs removed)",
-        deal.suits.count(),
+        "deal: {name} ({}, {} rules, {}, {} removed)",
+        count(deal.suits.count() as u64, "suit"),
         deal.rules,
-        deal.stock.len(),
-        deal.removed.len()
+        count(deal.stock.len() as u64, "stock row"),
+        count(deal.removed.len() as u64, "run")
     )?;
     let missing: Vec<String> = report.candidates().iter().map(|c| c.to_string()).collect();
     writeln!(
@@ -554,13 +567,14 @@ fn print_report(
     if let Some(line) = &analysis.line {
         writeln!(
             out,
-            "winning line: {} moves, replayed and checked by the rules",
-            line.len()
+            "winning line: {}, replayed and checked by the rules",
+            count(line.len() as u64, "move")
         )?;
         if let Some((time, moves)) = analysis.first_win {
             writeln!(
                 out,
-                "first win: {moves} moves after {:.2} s; the time after it went to shortening the line",
+                "first win: {} after {:.2} s; the time after it went to shortening the line",
+                count(moves as u64, "move"),
                 time.as_secs_f64()
             )?;
         }
@@ -889,7 +903,7 @@ fn print_completions(out: &mut impl Write, decided: &Decided) -> anyhow::Result<
             a.verdict.to_string()
         )?;
         match (&a.line, a.stopped_by) {
-            (Some(line), _) => write!(out, " {} moves", line.len())?,
+            (Some(line), _) => write!(out, " {}", count(line.len() as u64, "move"))?,
             (None, Some(reason)) => write!(
                 out,
                 " ({reason}; best: {}, {} face down)",

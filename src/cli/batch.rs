@@ -25,6 +25,8 @@ use super::deal::{parse_rules, parse_suits};
 const EXIT_INTERRUPTED: u8 = super::EXIT_INTERRUPTED;
 
 #[derive(Debug, clap::Args)]
+// `--time-limit -1` reaches the flag's reader, which names the range.
+#[command(allow_negative_numbers = true)]
 #[command(after_help = super::exit_codes!(
     "0  done: every deal decided or stopped by its limits (the summary counts each verdict)",
     "2  bad usage or bad input, or the results file is not one: nothing touched",
@@ -52,9 +54,11 @@ pub struct Args {
     shorten: super::budget::Shorten,
     /// Results file (JSON Lines: a header line, then one record per deal),
     /// appended to as deals are decided; deals already in it are skipped.
-    /// Never truncated; a file that is not a results file is refused. After
-    /// Ctrl-C (exit 130, summary so far printed) rerun the same command to
-    /// resume.
+    /// Never truncated; a file that is not a results file is refused, and
+    /// so is one another batch is writing (it holds a lock). After Ctrl-C
+    /// (exit 130, summary so far printed) rerun the same command to resume.
+    /// `-`, a pipe or a terminal gets the records only (nothing to resume;
+    /// the summary then goes to stderr).
     #[arg(short, long, alias = "out", value_name = "FILE")]
     pub(super) output: Option<PathBuf>,
     /// Run only shard K of N: deals K, K+N, K+2N, ... of the range (1-based).
@@ -69,8 +73,7 @@ pub struct Args {
     /// Also write a one-page report of the results (HTML, self-contained).
     #[arg(long, value_name = "OUT.html")]
     pub(super) html: Option<PathBuf>,
-    /// Replace the --html file if it exists.
-    #[arg(long, requires = "html")]
+    #[arg(long, requires = "html", help = super::output::FORCE_HELP)]
     pub(super) force: bool,
     /// Play each deal as a player who cannot see face-down or stock cards
     /// (each move chosen by `spider hint`'s method from a small sample),
@@ -80,11 +83,11 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["summarize"])]
     hidden: bool,
     /// With --hidden: completions sampled and solved at each decision.
-    #[arg(long, value_name = "N", default_value_t = 3, requires = "hidden")]
+    #[arg(long, value_name = "N", default_value_t = 3, requires = "hidden", value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
     hidden_samples: usize,
     /// With --hidden: stop each solve of a sampled completion after N
     /// positions.
-    #[arg(long, value_name = "N", default_value_t = 100_000, requires = "hidden")]
+    #[arg(long, value_name = "N", default_value_t = 100_000, requires = "hidden", value_parser = super::flags::whole(1, super::flags::MAX_COUNT))]
     hidden_max_positions: u64,
     /// With --hidden: with no solved plan, play the best line of moves that
     /// turn up nothing before one that does, searched within N positions
@@ -93,7 +96,7 @@ pub struct Args {
     hidden_lookahead: usize,
     /// With --hidden: seed of the samples (the same seed plays the same
     /// games).
-    #[arg(long, value_name = "N", default_value_t = 1, requires = "hidden")]
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "hidden", value_parser = super::flags::whole(0, u64::MAX))]
     seed: u64,
 }
 
@@ -103,7 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if let Some(path) = &args.html {
         let inputs: Vec<&std::path::Path> = args.output.iter().map(PathBuf::as_path).collect();
-        spider_analyzer::html::check_target(path, args.force, &inputs)?;
+        super::output::check(path, &inputs, args.force)?;
     }
     let config = config(&args)?;
     if args.hidden {
@@ -158,7 +161,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let progress = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(u64::try_from(to_do).unwrap_or(u64::MAX));
         bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} deals, {per_sec}, eta {eta} {msg}")
+            ProgressStyle::with_template("{bar:40} {pos}/{len} deals, {rate}, eta {eta} {msg}")
+                .map(|style| {
+                    style.with_key(
+                        "rate",
+                        |state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write| {
+                            let _ = write!(out, "{:.2} deals/s", state.per_sec());
+                        },
+                    )
+                })
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar.enable_steady_tick(Duration::from_millis(500));
@@ -197,7 +208,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     records.sort_by_key(|r| r.number);
 
     let summary = Summary::of(&records, Some((wall, decided_now)));
-    print_summary(&summary, args.json)?;
+    // Records on standard output: the summary goes to stderr, apart.
+    let records_on_stdout = args.output.as_deref().is_some_and(|path| {
+        super::output::is_stdout(path)
+            || super::output::same_file(path, std::path::Path::new("/dev/stdout"))
+    });
+    if records_on_stdout {
+        print_summary(&mut std::io::stderr().lock(), &summary, args.json)?;
+    } else {
+        print_summary(&mut std::io::stdout().lock(), &summary, args.json)?;
+    }
     super::show::write_batch_report(&args, &records, &summary)?;
     if cancel.load(Ordering::SeqCst) {
         eprintln!(
@@ -260,15 +280,14 @@ fn summarize(args: &Args) -> anyhow::Result<ExitCode> {
         );
     }
     let summary = Summary::of(&records, None);
-    print_summary(&summary, json)?;
+    print_summary(&mut std::io::stdout().lock(), &summary, json)?;
     super::show::write_batch_report(args, &records, &summary)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_summary(summary: &Summary, json: bool) -> anyhow::Result<()> {
-    let mut stdout = std::io::stdout().lock();
+fn print_summary(stdout: &mut dyn Write, summary: &Summary, json: bool) -> anyhow::Result<()> {
     if json {
-        serde_json::to_writer_pretty(&mut stdout, summary)?;
+        serde_json::to_writer_pretty(&mut *stdout, summary)?;
         writeln!(stdout)?;
     } else {
         write!(stdout, "{summary}")?;

@@ -27,7 +27,9 @@ pub struct Budget {
     pub time_limit: TimeLimit,
     /// Stop a search when its memory estimate reaches this, like `512M` or
     /// `4G`; `auto` (the default) shares half the machine's memory between
-    /// the searches run at once; 0 for no limit.
+    /// the searches run at once; 0 for no limit. In practice a position
+    /// takes about 26 bytes (150 MB resident for 5.7 million positions of
+    /// deals/unwon-2017.yaml).
     #[arg(long, value_name = "SIZE", default_value = "auto", value_parser = flags::memory_limit)]
     pub memory_limit: MemoryLimit,
 }

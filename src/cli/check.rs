@@ -11,6 +11,8 @@ use std::process::ExitCode;
 use spider_analyzer::deal::check;
 
 #[derive(Debug, clap::Args)]
+// `--time-limit -1` reaches the flag's reader, which names the range.
+#[command(allow_negative_numbers = true)]
 #[command(after_help = super::exit_codes!(
     "0  consistent",
     "1  inconsistent: cards appear too often, or the missing cards do not fill the XX slots",

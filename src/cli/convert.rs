@@ -12,6 +12,8 @@ use std::process::ExitCode;
 use spider_analyzer::deal::yaml;
 
 #[derive(Debug, clap::Args)]
+// `--time-limit -1` reaches the flag's reader, which names the range.
+#[command(allow_negative_numbers = true)]
 #[command(after_help = super::exit_codes!(
     "0  converted (printed, or written to -o OUT.yaml)",
     "2  bad usage or bad input, or OUT.yaml exists or is the input: nothing written",

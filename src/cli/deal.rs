@@ -10,6 +10,8 @@ use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::{Rules, numbered, pysol, yaml};
 
 #[derive(Debug, clap::Args)]
+// `--time-limit -1` reaches the flag's reader, which names the range.
+#[command(allow_negative_numbers = true)]
 #[command(after_help = super::exit_codes!(
     "0  written (to stdout, or to -o FILE)",
     "2  bad usage (a number the source does not have), or FILE exists: nothing written",
@@ -18,7 +20,7 @@ use spider_analyzer::deal::{Rules, numbered, pysol, yaml};
 pub struct Args {
     /// Deal N of the project's own generator (any number 0 to 2^64-1; the
     /// same N gives the same deal in every version).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::flags::whole(0, u64::MAX))]
     number: Option<u64>,
     /// PySol(FC) game N of 4-suit Spider (0 to 10^20).
     #[arg(long, value_name = "N")]

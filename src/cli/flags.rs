@@ -92,11 +92,11 @@ pub fn time_limit(text: &str) -> Result<TimeLimit, String> {
 /// Reads a count limit: `0` for no limit, or a whole number up to 10^15.
 pub fn count_limit(text: &str) -> Result<CountLimit, String> {
     let range = || format!("expected 0 (no limit) or a whole number from 1 to {MAX_COUNT}");
-    let count: u64 =
+    let count =
         parse_whole(text).ok_or_else(|| format!("`{text}` is not a whole number; {}", range()))?;
     match count {
         0 => Ok(CountLimit(None)),
-        n if n <= MAX_COUNT => Ok(CountLimit(Some(n))),
+        n if n <= u128::from(MAX_COUNT) => Ok(CountLimit(Some(n as u64))),
         _ => Err(format!("`{text}` is out of range; {}", range())),
     }
 }
@@ -106,7 +106,7 @@ pub fn jobs(text: &str) -> Result<usize, String> {
     let range = || format!("expected a number of threads from 1 to {MAX_JOBS}");
     let jobs =
         parse_whole(text).ok_or_else(|| format!("`{text}` is not a whole number; {}", range()))?;
-    if (1..=MAX_JOBS as u64).contains(&jobs) {
+    if (1..=MAX_JOBS as u128).contains(&jobs) {
         Ok(jobs as usize)
     } else {
         Err(format!("`{text}` is out of range; {}", range()))
@@ -151,14 +151,95 @@ pub fn size_limit(text: &str) -> Result<SizeLimit, String> {
     }))
 }
 
+/// The most completions `--samples` draws.
+pub const MAX_SAMPLES: usize = 1_000_000;
+
+/// A reader for a whole number from `min` to `max` (a flag with no "no
+/// limit" value, like `--seed` or `queens N`): anything else is refused
+/// naming the range.
+pub fn whole(min: u64, max: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync {
+    move |text| {
+        let range = || format!("expected a whole number from {min} to {max}");
+        let value = parse_whole(text)
+            .ok_or_else(|| format!("`{text}` is not a whole number; {}", range()))?;
+        if (u128::from(min)..=u128::from(max)).contains(&value) {
+            Ok(value as u64)
+        } else {
+            Err(format!("`{text}` is out of range; {}", range()))
+        }
+    }
+}
+
+/// [`whole`] for a count held in a `usize`.
+pub fn whole_usize(
+    min: usize,
+    max: usize,
+) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync {
+    let read = whole(min as u64, max as u64);
+    move |text| read(text).map(|value| value as usize)
+}
+
 /// A whole number, digits only (with `_` as a separator, as in 1_000_000).
-fn parse_whole(text: &str) -> Option<u64> {
+fn parse_whole(text: &str) -> Option<u128> {
     let digits: String = text.trim().chars().filter(|&c| c != '_').collect();
     if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
         return None;
     }
-    // Too many digits for a u64 is out of range, not "not a number".
-    Some(digits.parse().unwrap_or(u64::MAX))
+    // Too many digits for a number is out of range, not "not a number".
+    Some(digits.parse().unwrap_or(u128::MAX))
+}
+
+/// The flags of the disk-backed exhaustive search, shared by `analyze`
+/// and `graph --count` (see docs/engine.md).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct DiskArgs {
+    /// Keep the exhaustive search's states on disk in DIR (frontiers and
+    /// successors in compressed files, duplicates removed in bulk, only the
+    /// current layer's seen set in memory, 13-15 bytes a position of it):
+    /// the same counts as in memory, for proofs that outgrow it; the same
+    /// command on the same DIR resumes a stopped search. Default with
+    /// --disk-limit or --disk-launcher: DIR/disk of --checkpoint.
+    #[arg(long, value_name = "DIR")]
+    pub disk: Option<std::path::PathBuf>,
+    /// With --disk: stop (resumably) once DIR holds more than SIZE, like
+    /// 60G (K, M, G, T: powers of 1024; 0: no limit) [default: no limit].
+    #[arg(long, value_name = "SIZE", value_parser = size_limit)]
+    pub disk_limit: Option<SizeLimit>,
+    /// With --disk: run each round's 16 tasks through this shell command,
+    /// as separate processes or a job array on a cluster sharing DIR:
+    /// `{tasks}` becomes the parts to run (0,1,...,15), `{command}` this
+    /// command; each task reads its part from SPIDER_DISK_PART or
+    /// SLURM_ARRAY_TASK_ID. Example: 'sbatch --wait --array={tasks}
+    /// --wrap "{command}"'.
+    #[arg(long, value_name = "CMD")]
+    pub disk_launcher: Option<String>,
+}
+
+impl DiskArgs {
+    /// The options of the search, if it runs on disk: `--disk DIR`, or
+    /// `CHECKPOINT/disk` when only the limit or the launcher is given.
+    pub fn options(
+        &self,
+        checkpoint: Option<&std::path::Path>,
+    ) -> Result<Option<spider_analyzer::explore::layered::DiskOptions>, String> {
+        let dir = match (&self.disk, checkpoint) {
+            (Some(dir), _) => dir.clone(),
+            (None, _) if self.disk_limit.is_none() && self.disk_launcher.is_none() => {
+                return Ok(None);
+            }
+            (None, Some(checkpoint)) => checkpoint.join("disk"),
+            (None, None) => {
+                return Err(
+                    "--disk-limit and --disk-launcher need --disk DIR (or --checkpoint DIR)".into(),
+                );
+            }
+        };
+        Ok(Some(spider_analyzer::explore::layered::DiskOptions {
+            dir,
+            max_bytes: self.disk_limit.and_then(|limit| limit.0),
+            launcher: self.disk_launcher.clone(),
+        }))
+    }
 }
 
 #[cfg(test)]
@@ -200,6 +281,29 @@ mod tests {
         for bad in ["0", "-2", "100000", "x"] {
             assert!(jobs(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn whole_numbers_name_their_range() {
+        let seed = whole(0, u64::MAX);
+        assert_eq!(seed("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(
+            seed("18446744073709551616"),
+            Err("`18446744073709551616` is out of range; expected a whole number from 0 to 18446744073709551615".into())
+        );
+        let queens = whole_usize(1, 16);
+        assert_eq!(queens("8"), Ok(8));
+        assert_eq!(
+            queens("99999999999999999999"),
+            Err(
+                "`99999999999999999999` is out of range; expected a whole number from 1 to 16"
+                    .into()
+            )
+        );
+        assert_eq!(
+            queens("-1"),
+            Err("`-1` is not a whole number; expected a whole number from 1 to 16".into())
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@ use spider_analyzer::explore::layered::{Layered, LayeredStats};
 use spider_analyzer::explore::{End, Limits, Order, Search, Stats, Stop};
 use spider_analyzer::game::{Game, Move, compact_line};
 use spider_analyzer::solve::stage::{LayerKey, Scope, StageProblem, StageReport};
+use spider_analyzer::text::count as plural;
 
 /// Exit code when a limit (`--max-nodes`, Ctrl-C) stopped the exploration.
 const EXIT_UNDECIDED: u8 = 3;
@@ -27,20 +28,28 @@ const EXIT_UNDECIDED: u8 = 3;
 const MAX_NODES_DOT: u64 = 200_000;
 /// Default `--max-nodes` for statistics only.
 const MAX_NODES_STATS: u64 = 5_000_000;
+/// The most moves (edges) drawn as SVG unless `--max-nodes` is given:
+/// Graphviz's `dot` lays out labelled edges slowly, and more than linearly
+/// in their number. Measured: 180 moves (36 positions) in 3 s of CPU, 864
+/// (144 positions) in over 10 minutes, the unwon game's stage 0 (20,272)
+/// in hours.
+const MAX_MOVES_SVG: u64 = 250;
 
 /// Arguments of `spider graph`.
 #[derive(Debug, clap::Args)]
+// `--time-limit -1` reaches the flag's reader, which names the range.
+#[command(allow_negative_numbers = true)]
 #[command(after_help = super::exit_codes!(
     "0  done: the DOT or the statistics of the whole graph",
     "2  bad usage or bad input, or OUT.dot exists or is the input: nothing written",
-    "3  stopped by --max-nodes or Ctrl-C: nothing written",
+    "3  stopped by --max-nodes, the memory limit or Ctrl-C (Graphviz's drawing included), or a graph too large to draw as SVG: nothing written",
 ))]
 pub struct Args {
     /// The deal file (YAML, or CLIPS facts); `-` reads standard input.
     file: PathBuf,
     /// Cover stages 0 to N: allow up to N deals (0, the default: the stage
     /// graph proper, every position reachable without dealing).
-    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with = "deals")]
+    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with = "deals", value_parser = super::flags::whole_usize(0, 5))]
     stage: usize,
     /// Let deals in: the graph of the whole game.
     #[arg(long)]
@@ -57,17 +66,26 @@ pub struct Args {
     stats: bool,
     /// Stop (exit 3, nothing written) when the graph has more positions than
     /// this; 0 for no limit [default: 200000 when writing DOT, 5000000 for
-    /// --stats only, no limit for --count].
+    /// --stats only, no limit for --count]. SVG is drawn for at most 250
+    /// moves unless this is given (Graphviz took over 10 minutes on 864).
     #[arg(long, value_name = "N", value_parser = super::flags::count_limit)]
     max_nodes: Option<super::flags::CountLimit>,
+    /// Stop (exit 3, nothing written; --count prints what it counted) when
+    /// the search's memory estimate reaches this, like `512M` or `4G`;
+    /// `auto` is half the machine's memory; 0 for no limit. In practice a
+    /// position takes about 260 bytes with the graph kept (185 MB resident
+    /// for the 719,210 positions of deals/fresh-2-suit.yaml) and about 57
+    /// with --count (2.9 GB for 51.7 million).
+    #[arg(long, value_name = "SIZE", default_value = "auto", value_parser = super::flags::memory_limit)]
+    memory_limit: super::flags::MemoryLimit,
     /// Print the statistics as JSON (implies --stats, or goes with
     /// --count).
     #[arg(long)]
     json: bool,
     /// Count positions, moves and reveals per layer and per stage, and the
     /// fewest face-down cards reached, with the layered search (every core,
-    /// about 20 bytes a position, no graph kept; no limit on positions
-    /// unless --max-nodes is given).
+    /// no graph kept; no limit on positions unless --max-nodes is given,
+    /// stopped by --memory-limit).
     #[arg(long, conflicts_with_all = ["stats", "output"])]
     count: bool,
     /// With --count: save the search at every layer boundary in DIR, and
@@ -75,6 +93,8 @@ pub struct Args {
     /// limit, Ctrl-C or a crash).
     #[arg(long, value_name = "DIR", requires = "count")]
     checkpoint: Option<PathBuf>,
+    #[command(flatten)]
+    disk: super::flags::DiskArgs,
     /// With --count: at most N threads, 1 to 1024 [default: every core].
     #[arg(short, long, value_name = "N", requires = "count", value_parser = super::flags::jobs)]
     jobs: Option<usize>,
@@ -129,6 +149,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None if dot_wanted => Some(MAX_NODES_DOT),
         None => Some(MAX_NODES_STATS),
     };
+    // Drawn only up to MAX_MOVES_SVG unless --max-nodes says otherwise.
+    let svg_cap = (svg_wanted && dot_wanted && args.max_nodes.is_none()).then_some(MAX_MOVES_SVG);
 
     let cancel = super::cancel_on_ctrl_c();
     let problem = StageProblem::new(&game, scope);
@@ -139,7 +161,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .limits(Limits {
             // One more than allowed: reaching it means the graph is larger.
             max_positions: max_nodes.map(|max| max.saturating_add(1)),
-            cancel: Some(cancel),
+            max_memory: args.memory_limit.per_search(1),
+            cancel: Some(std::sync::Arc::clone(&cancel)),
             ..Limits::default()
         })
         .on_progress(|stats| spinner.set_message(format!("{} positions", stats.positions)))
@@ -149,10 +172,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let End::Stopped(reason) = outcome.end {
         return stopped(&args, reason, max_nodes, &outcome.stats);
     }
+    let nodes = graph.graph().node_count();
+    let moves = graph.graph().edge_count();
+    if let Some(cap) = svg_cap
+        && moves as u64 > cap
+    {
+        eprintln!(
+            "spider: graph not drawn: it has {nodes} positions and {moves} moves, more than the {cap} moves \
+             Graphviz draws in reasonable time (864 took over 10 minutes); nothing written. \
+             Write the DOT with -o OUT.dot (and try `sfdp -Tsvg`), look at --stats, \
+             or give --max-nodes {nodes} to draw it anyway"
+        );
+        return Ok(ExitCode::from(EXIT_UNDECIDED));
+    }
     if dot_wanted && svg_wanted {
-        let svg = spider_analyzer::html::dot::render_svg(&spider_analyzer::html::dot::styled_dot(
-            &graph,
-        ))?;
+        let dot = spider_analyzer::html::dot::styled_dot(&graph);
+        let svg = match spider_analyzer::html::dot::render_svg(&dot, Some(&cancel)) {
+            Err(spider_analyzer::html::dot::RenderError::Cancelled) => {
+                eprintln!(
+                    "spider: graph stopped: Ctrl-C while Graphviz drew it ({nodes} positions); nothing written"
+                );
+                return Ok(ExitCode::from(EXIT_UNDECIDED));
+            }
+            svg => svg?,
+        };
         match &args.output {
             Some(path) => {
                 super::output::write(path, &[&args.file], args.force, |out| out.write_all(&svg))?
@@ -245,30 +288,30 @@ fn text(
     let counts = report.counts;
     writeln!(out, "{}: {scope}", super::input::name(&args.file))?;
     writeln!(out, "nodes:        {} positions", counts.nodes)?;
-    writeln!(out, "edges:        {} moves", counts.edges)?;
+    writeln!(out, "edges:        {}", plural(counts.edges as u64, "move"))?;
     writeln!(out, "reveal nodes: {}", counts.leaves)?;
     writeln!(out, "win nodes:    {}", counts.goals)?;
     writeln!(
         out,
-        "depth:        {} moves: {}",
-        report.depth.moves,
+        "depth:        {}: {}",
+        plural(report.depth.moves as u64, "move"),
         line(&report.depth.line)
     )?;
     let chain = &report.chain;
     writeln!(
         out,
-        "longest chain: {} components of {} (largest {} positions), {} moves: {}",
-        chain.components,
+        "longest chain: {} of {} (largest {}), {}: {}",
+        plural(chain.components as u64, "component"),
         chain.component_count,
-        chain.largest_component,
-        chain.line.len(),
+        plural(chain.largest_component as u64, "position"),
+        plural(chain.line.len() as u64, "move"),
         line(&chain.line)
     )?;
     let hidden = report.face_down_in_deal;
     for (index, turn_up) in report.turn_ups.iter().enumerate() {
         writeln!(
             out,
-            "{} stage {}: {} face-down left ({} of {hidden} turned up), {} moves: {}",
+            "{} stage {}: {} face-down left ({} of {hidden} turned up), {}: {}",
             if index == 0 {
                 "turned up:   "
             } else {
@@ -277,7 +320,7 @@ fn text(
             turn_up.stage,
             turn_up.face_down,
             hidden.saturating_sub(turn_up.face_down),
-            turn_up.line.len(),
+            plural(turn_up.line.len() as u64, "move"),
             line(&turn_up.line)
         )?;
     }
@@ -293,9 +336,9 @@ fn text(
             match &slot.first {
                 Some(moves) => writeln!(
                     out,
-                    "  {}: {} moves: {}",
+                    "  {}: {}: {}",
                     slot.place,
-                    moves.len(),
+                    plural(moves.len() as u64, "move"),
                     line(moves)
                 )?,
                 None => writeln!(out, "  {}: cannot be revealed {stage}", slot.place)?,
@@ -365,6 +408,7 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
         .jobs(args.jobs)
         .limits(Limits {
             max_positions: max_nodes.map(|max| max.saturating_add(1)),
+            max_memory: args.memory_limit.per_search(1),
             cancel: Some(cancel),
             ..Limits::default()
         })
@@ -374,12 +418,18 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
                 "{} positions{}",
                 stats.positions,
                 layer.map_or(String::new(), |l| format!(
-                    " (stage {}, {} runs removed, {} face down)",
-                    l.rows_dealt, l.runs_removed, l.face_down
+                    " (stage {}, {} removed, {} face down)",
+                    l.rows_dealt,
+                    plural(l.runs_removed as u64, "run"),
+                    l.face_down
                 ))
             ))
         });
-    if let Some(dir) = &args.checkpoint {
+    let disk = args
+        .disk
+        .options(args.checkpoint.as_deref())
+        .map_err(anyhow::Error::msg)?;
+    if args.checkpoint.is_some() || disk.is_some() {
         // The search is this deal file's content over this scope.
         let bytes = std::fs::read(&args.file)
             .with_context(|| format!("{}: cannot read", args.file.display()))?;
@@ -387,7 +437,11 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
             "spider graph --count, {scope}, deal file content {:032x}",
             spider_analyzer::explore::fingerprint_of(&bytes)
         );
-        search = search.checkpoint(dir, id);
+        search = match (disk, &args.checkpoint) {
+            (Some(options), _) => search.disk(options, id),
+            (None, Some(dir)) => search.checkpoint(dir, id),
+            (None, None) => unreachable!("checked above"),
+        };
     }
     let outcome = search.run()?;
     spinner.finish_and_clear();

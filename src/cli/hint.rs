@@ -15,6 +15,8 @@ use spider_analyzer::unknown::hint::{self, Hint, Kind, Method, MoveShare};
 use spider_analyzer::unknown::{Completion, Decided, completions, sample};
 
 #[derive(Debug, clap::Args)]
+// `--time-limit -1` reaches the flag's reader, which names the range.
+#[command(allow_negative_numbers = true)]
 #[command(after_help = super::exit_codes!(
     "0  a move to play (or the position is already won)",
     "1  no legal move",
@@ -27,15 +29,15 @@ pub struct Args {
     file: PathBuf,
     /// Decide every completion when there are at most N; with more, a
     /// sample of --samples completions.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = super::flags::whole(0, super::flags::MAX_COUNT))]
     max_completions: u64,
     /// How many completions to draw uniformly when there are too many, 1
-    /// to 100000.
-    #[arg(long, value_name = "N", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    samples: u32,
+    /// or more.
+    #[arg(long, value_name = "N", default_value_t = 30, value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
+    samples: usize,
     /// Seed of the sample (printed; the same seed draws the same sample).
     /// Default: from the clock.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::flags::whole(0, u64::MAX))]
     seed: Option<u64>,
     /// Stop each search (one completion, or one move in one completion)
     /// after this many positions; 0 for no limit.
@@ -68,11 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = super::input::name(&args.file);
     spider_analyzer::game::Game::new(&deal).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let report = check::check(&deal);
-    if !report.consistent {
-        anyhow::bail!(
-            "{name}: the deal is inconsistent, so the unseen cards are not known: see `spider check {name}`"
-        );
-    }
+    super::input::refuse_inconsistent(&name, &report)?;
     let limits = Limits {
         max_positions: args.max_positions.0,
         time_limit: args.time_limit.0,
@@ -101,7 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let samples = args.samples as usize;
+    let samples = args.samples;
     let size = if sampled {
         samples as u64
     } else {

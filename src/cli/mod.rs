@@ -193,6 +193,11 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
         cause
             .downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            || matches!(
+                cause.downcast_ref::<spider_analyzer::batch::BatchError>(),
+                Some(spider_analyzer::batch::BatchError::Io { error, .. })
+                    if error.kind() == std::io::ErrorKind::BrokenPipe
+            )
             || cause
                 .downcast_ref::<serde_json::Error>()
                 .and_then(serde_json::Error::io_error_kind)

@@ -9,6 +9,8 @@ use spider_analyzer::puzzles::queens::{Column, Queens};
 
 /// Arguments of `spider queens`.
 #[derive(Debug, clap::Args)]
+// `--time-limit -1` reaches the flag's reader, which names the range.
+#[command(allow_negative_numbers = true)]
 #[command(after_help = super::exit_codes!(
     "0  at least one solution",
     "1  no solution (N = 2 or 3)",
@@ -17,6 +19,7 @@ use spider_analyzer::puzzles::queens::{Column, Queens};
 ))]
 pub struct Args {
     /// The board size (1 to 16).
+    #[arg(value_parser = super::flags::whole_usize(1, 16))]
     pub n: usize,
     /// List every solution, not just the first.
     #[arg(long)]
@@ -36,6 +39,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut search = queens
         .search()
         .limits(Limits {
+            // The default memory limit of every search.
+            max_memory: super::flags::MemoryLimit::Auto.per_search(1),
             cancel: Some(cancel),
             ..Limits::default()
         })

@@ -10,6 +10,8 @@ use spider_analyzer::puzzles::quiz::Quiz;
 
 /// Arguments of `spider quiz`.
 #[derive(Debug, clap::Args)]
+// `--time-limit -1` reaches the flag's reader, which names the range.
+#[command(allow_negative_numbers = true)]
 #[command(after_help = super::exit_codes!(
     "0  at least one consistent set of answers",
     "1  no consistent set",

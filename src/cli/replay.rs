@@ -10,6 +10,8 @@ use anyhow::Context;
 use spider_analyzer::game::{Game, Move, parse_moves, replay};
 
 #[derive(Debug, clap::Args)]
+// `--time-limit -1` reaches the flag's reader, which names the range.
+#[command(allow_negative_numbers = true)]
 #[command(after_help = super::exit_codes!(
     "0  every move is legal",
     "1  a move is illegal (the report names it and shows the position before it)",
@@ -33,8 +35,7 @@ pub struct Args {
     /// file; up to the first illegal move).
     #[arg(long, value_name = "OUT.html")]
     html: Option<PathBuf>,
-    /// Replace the --html file if it exists.
-    #[arg(long, requires = "html")]
+    #[arg(long, requires = "html", help = super::output::FORCE_HELP)]
     force: bool,
 }
 
@@ -42,6 +43,9 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if super::input::is_stdin(&args.file) && super::input::is_stdin(&args.moves) {
         anyhow::bail!("the deal and the move list cannot both be read from standard input");
+    }
+    if let Some(path) = &args.html {
+        super::output::check(path, &[&args.file, &args.moves], args.force)?;
     }
     let deal = super::input::load_deal(&args.file)?;
     let game = Game::new(&deal).with_context(|| super::input::name(&args.file))?;
@@ -92,7 +96,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 if args.verbose {
                     print_moves(&mut out, &game, &moves)?;
                 }
-                writeln!(out, "all {} moves are legal", moves.len())?;
+                match moves.len() {
+                    1 => writeln!(out, "the 1 move is legal")?,
+                    n => writeln!(out, "all {n} moves are legal")?,
+                }
                 write!(out, "{end}")?;
                 writeln!(
                     out,
@@ -101,10 +108,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         "the game is won".to_string()
                     } else {
                         format!(
-                            "not won yet: {} runs removed, {} stock rows left, {} cards face down",
-                            end.runs_removed(),
-                            game.rows_left(&end),
-                            end.face_down_total()
+                            "not won yet: {} removed, {} left, {} face down",
+                            spider_analyzer::text::count(end.runs_removed() as u64, "run"),
+                            spider_analyzer::text::count(game.rows_left(&end) as u64, "stock row"),
+                            spider_analyzer::text::count(end.face_down_total() as u64, "card")
                         )
                     }
                 )?;

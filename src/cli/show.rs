@@ -81,7 +81,7 @@ pub fn write_analysis_page(
         lines,
     };
     let page = play::page(game, deal, &caption, &line);
-    html::write_page(path, &page, force, inputs)?;
+    super::output::write(path, inputs, force, |out| out.write_all(page.as_bytes()))?;
     Ok(())
 }
 
@@ -117,7 +117,7 @@ pub fn write_replay_page(
         lines,
     };
     let page = play::page(game, deal, &caption, legal);
-    html::write_page(path, &page, force, inputs)?;
+    super::output::write(path, inputs, force, |out| out.write_all(page.as_bytes()))?;
     Ok(())
 }
 
@@ -150,6 +150,8 @@ pub fn write_batch_report(
         }
     };
     let page = html::report::page(&title, records, summary);
-    html::write_page(path, &page, args.force, &inputs)?;
+    super::output::write(path, &inputs, args.force, |out| {
+        out.write_all(page.as_bytes())
+    })?;
     Ok(())
 }

@@ -13,7 +13,8 @@ use std::fmt;
 use serde::{Serialize, Serializer};
 
 use super::{Deal, Place};
-use crate::cards::{Card, CardSlot};
+use crate::cards::{Card, CardSlot, SuitCount};
+use crate::text::count;
 
 /// What the check found. Cards are listed in the order S, H, D, C and A to K
 /// within a suit.
@@ -38,6 +39,11 @@ pub struct Report {
     pub unknown_count: usize,
     /// Whether the missing cards are exactly as many as the `XX` slots.
     pub fills_exactly: bool,
+    /// When the deal is inconsistent and every known card is of the suits a
+    /// smaller suit count plays (spades and hearts: 2; spades: 1), that
+    /// count: the file probably lacks its `suits:` line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suits_hint: Option<usize>,
 }
 
 /// A card that appears too often, with every place it appears.
@@ -108,10 +114,24 @@ pub fn check(deal: &Deal) -> Report {
     }
     let missing_count = missing.iter().map(|m| m.count).sum();
     let fills_exactly = missing_count == unknown.len();
+    let consistent = too_often.is_empty() && fills_exactly;
+    let known: Vec<Card> = deal.slots().filter_map(|(_, slot)| slot.known()).collect();
+    let suits_hint = [SuitCount::One, SuitCount::Two]
+        .into_iter()
+        .filter(|fewer| fewer.count() < deal.suits.count())
+        .find(|fewer| {
+            !known.is_empty()
+                && known
+                    .iter()
+                    .all(|card| fewer.suits().contains(&card.suit()))
+        })
+        .filter(|_| !consistent)
+        .map(SuitCount::count);
     Report {
         suits: deal.suits.count(),
         cards,
-        consistent: too_often.is_empty() && fills_exactly,
+        consistent,
+        suits_hint,
         too_often,
         missing,
         missing_count,
@@ -138,11 +158,15 @@ impl fmt::Display for Report {
         let copies = 8 / self.suits.max(1);
         writeln!(
             f,
-            "{} suit{} ({copies} copies of each card): {} cards, {} of them XX",
-            self.suits,
-            if self.suits == 1 { "" } else { "s" },
-            self.cards,
-            self.unknown_count
+            "{} ({copies} copies of each card): {}, {} of them XX{}",
+            count(self.suits as u64, "suit"),
+            count(self.cards as u64, "card"),
+            self.unknown_count,
+            if self.cards > super::DECK_CARDS {
+                format!(", more than the {} of two decks", super::DECK_CARDS)
+            } else {
+                String::new()
+            }
         )?;
         if self.too_often.is_empty() {
             writeln!(f, "too often: none")?;
@@ -190,14 +214,27 @@ impl fmt::Display for Report {
         if self.fills_exactly {
             writeln!(
                 f,
-                "the {} missing cards fill the {} XX slots exactly",
-                self.missing_count, self.unknown_count
+                "the {} fill the {} exactly",
+                missing_cards(self.missing_count),
+                count(self.unknown_count as u64, "XX slot"),
             )?;
         } else {
             writeln!(
                 f,
-                "the {} missing cards cannot fill the {} XX slots exactly",
-                self.missing_count, self.unknown_count
+                "the {} cannot fill the {} exactly",
+                missing_cards(self.missing_count),
+                count(self.unknown_count as u64, "XX slot"),
+            )?;
+        }
+        if let Some(suits) = self.suits_hint {
+            writeln!(
+                f,
+                "hint: every known card is {}: is `suits: {suits}` missing from the file? (without it a deal has 4 suits)",
+                if suits == 1 {
+                    "a spade"
+                } else {
+                    "a spade or a heart"
+                }
             )?;
         }
         writeln!(
@@ -209,6 +246,15 @@ impl fmt::Display for Report {
                 "inconsistent"
             }
         )
+    }
+}
+
+/// "1 missing card", "5 missing cards".
+fn missing_cards(n: usize) -> String {
+    if n == 1 {
+        "1 missing card".into()
+    } else {
+        format!("{n} missing cards")
     }
 }
 

@@ -117,7 +117,7 @@ fn read_error(path: &Path, err: &std::io::Error) -> InputError {
     let why = match err.kind() {
         std::io::ErrorKind::NotFound => "no such file".to_string(),
         std::io::ErrorKind::IsADirectory => "is a directory, not a deal file".to_string(),
-        _ => err.to_string(),
+        _ => crate::text::io_reason(err),
     };
     InputError::whole_file(path, format!("cannot read the deal file: {why}"))
 }
@@ -179,11 +179,14 @@ pub enum SaveError {
     #[error("{0}: will not write over the input file; choose another output path")]
     SameAsInput(String),
     /// The file system refused.
-    #[error("{path}: cannot write the deal file: {source}")]
+    #[error(
+        "{path}: cannot write the deal file: {}",
+        crate::text::io_reason(error)
+    )]
     Io {
         path: String,
-        #[source]
-        source: std::io::Error,
+        /// Said in the message, so not a `source` (said once).
+        error: std::io::Error,
     },
 }
 
@@ -194,12 +197,12 @@ pub fn save(deal: &Deal, path: &Path, input: Option<&Path>) -> Result<(), SaveEr
     if input.is_some_and(|input| same_file(input, path)) {
         return Err(SaveError::SameAsInput(path.display().to_string()));
     }
-    write_atomically(path, |out| out.write_all(yaml::to_string(deal).as_bytes())).map_err(
-        |source| SaveError::Io {
+    write_atomically(path, |out| out.write_all(yaml::to_string(deal).as_bytes())).map_err(|error| {
+        SaveError::Io {
             path: path.display().to_string(),
-            source,
-        },
-    )
+            error,
+        }
+    })
 }
 
 /// Writes a file atomically through `write`: into a temporary file next to

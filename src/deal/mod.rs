@@ -151,7 +151,8 @@ impl Deal {
 
     /// Checks the shape: ten piles, at most five stock rows, no pile with
     /// face-down cards but no face-up card, only suits in play, at most
-    /// eight removed runs and no more cards than two decks hold. (Whether each
+    /// eight removed runs (the count of cards is [`Deal::validate_size`]'s).
+    /// (Whether each
     /// card appears as often as two decks hold it is the consistency check's
     /// job, not this one: an inconsistent deal is still a deal.)
     pub fn validate(&self) -> Result<(), ShapeError> {
@@ -192,10 +193,18 @@ impl Deal {
                 )));
             }
         }
+        Ok(())
+    }
+
+    /// Whether the deal holds no more cards than two decks: what a game
+    /// needs on top of [`Deal::validate`]. (A file with more is still read,
+    /// so that the consistency check reports each card that appears too
+    /// often.)
+    pub fn validate_size(&self) -> Result<(), ShapeError> {
         let total = self.slots().count();
         if total > DECK_CARDS {
             return Err(ShapeError(format!(
-                "the deal holds {total} cards, more than the {DECK_CARDS} of two decks"
+                "the deal holds {total} cards, more than the {DECK_CARDS} of two decks (`spider check` lists each card that appears too often)"
             )));
         }
         Ok(())
@@ -310,7 +319,8 @@ impl fmt::Display for InputError {
                 write!(f, ":{column}")?;
             }
         }
-        write!(f, ": {}", self.message)
+        // A parser's own wording may quote a whole line of input.
+        write!(f, ": {}", crate::text::shorten_words(&self.message))
     }
 }
 

@@ -41,6 +41,7 @@ pub fn from_str(text: &str, file: &Path) -> Result<Deal, InputError> {
             "the file is empty: expected a deal (suits, rules, piles, stock, removed)",
         ));
     }
+    check_indentation(text, file)?;
     let parsed: DealFile =
         serde_yaml::from_str(text).map_err(|err| yaml_error(file, text, &err))?;
     let deal = Deal {
@@ -129,6 +130,80 @@ fn key_line(text: &str, key: &str) -> Option<usize> {
                 .is_some_and(|rest| rest.trim_start().starts_with(':'))
         })
         .map(|index| index + 1)
+}
+
+/// The keys of a deal file, top level first.
+const TOP_KEYS: [&str; 5] = ["suits", "rules", "piles", "stock", "removed"];
+const PILE_KEYS: [&str; 2] = ["face_down", "face_up"];
+
+/// A deal file's keys one space or more off their column, found before the
+/// YAML reader sees them: it would report a key it did not expect, or read
+/// the key into the wrong place and blame the pile. A top-level key starts
+/// in column 1; the keys of one pile (`face_down`, `face_up`) stand in the
+/// same column, under each other.
+fn check_indentation(text: &str, file: &Path) -> Result<(), InputError> {
+    // The column of the first key of the list item being read (1-based),
+    // and the column of its `-`.
+    let mut item: Option<(usize, usize, usize)> = None; // (key column, dash column, line)
+    for (index, line) in text.lines().enumerate() {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let rest = &line[indent..];
+        if rest.is_empty() || rest.starts_with('#') {
+            continue;
+        }
+        if let Some(after) = rest.strip_prefix('-')
+            && (after.is_empty() || after.starts_with(' '))
+        {
+            let spaces = after.len() - after.trim_start_matches(' ').len();
+            item = key_of(after.trim_start())
+                .map(|_| (indent + 1 + spaces + 1, indent + 1, index + 1));
+            continue;
+        }
+        let Some(key) = key_of(rest) else {
+            continue;
+        };
+        let column = indent + 1;
+        let error = |message: String| InputError {
+            file: file.display().to_string(),
+            line: Some(index + 1),
+            column: Some(column),
+            message,
+        };
+        match item {
+            Some((key_column, dash_column, item_line))
+                if PILE_KEYS.contains(&key) && column > dash_column && column != key_column =>
+            {
+                let shift = crate::text::count(column.abs_diff(key_column) as u64, "column");
+                let way = if column > key_column { "left" } else { "right" };
+                return Err(error(format!(
+                    "indentation: `{key}` is in column {column}, but this pile's keys start in column {key_column} (line {item_line}); \
+                     move it {shift} {way} so that they line up"
+                )));
+            }
+            _ if TOP_KEYS.contains(&key)
+                && indent > 0
+                && item.is_none_or(|(_, dash, _)| column <= dash) =>
+            {
+                return Err(error(format!(
+                    "indentation: the top-level key `{key}` is in column {column}; top-level keys start in column 1"
+                )));
+            }
+            _ if indent == 0 => item = None,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The key a line starts with (`face_up: [...]` gives `face_up`), if any.
+fn key_of(text: &str) -> Option<&str> {
+    let end = text.find(':')?;
+    let key = &text[..end];
+    let after = &text[end + 1..];
+    (!key.is_empty()
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && (after.is_empty() || after.starts_with([' ', '\t'])))
+    .then_some(key)
 }
 
 /// A `yaml_serde` error as an [`InputError`]: its position becomes the line

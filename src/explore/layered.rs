@@ -54,7 +54,10 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 pub use super::fptable::FpTable;
+
+mod disk;
 use super::{End, Limits, NodeKind, Problem, Stop, StopReason};
+pub use disk::{DiskOptions, PART_ENV, ROUND_ENV};
 
 /// Fingerprint shards: successors are partitioned by the top 8 bits of
 /// their fingerprint, and each shard is deduplicated by one thread.
@@ -271,10 +274,11 @@ pub struct LayeredOutcome<S> {
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {
     /// Reading or writing the directory failed.
-    #[error("checkpoint {path}: {source}")]
+    #[error("checkpoint {path}: {}", crate::text::io_reason(error))]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        /// Said in the message, so not a `source` (said once).
+        error: std::io::Error,
     },
     /// The directory holds the checkpoint of another search.
     #[error(
@@ -348,6 +352,7 @@ where
     note: Option<(NoteSave<'a>, NoteRestore<'a>)>,
     compress_above: Option<u64>,
     batch_time: Duration,
+    disk: Option<(DiskOptions, String)>,
 }
 
 impl<'a, P: PackedProblem> Layered<'a, P>
@@ -370,6 +375,7 @@ where
             note: None,
             compress_above: None,
             batch_time: BATCH_TIME,
+            disk: None,
         }
     }
 
@@ -391,6 +397,18 @@ where
     /// Counts and verdicts do not depend on it.
     pub fn compress_above(mut self, bytes: u64) -> Self {
         self.compress_above = Some(bytes);
+        self
+    }
+
+    /// Keeps the search's states on disk in `options.dir` instead of in
+    /// memory, and continues from what the directory holds (see
+    /// [`disk`](self::disk) and `docs/engine.md`): the same counts as the
+    /// search in memory, in a few bytes of memory per position of the
+    /// current layer. `id` names the search, as for
+    /// [`checkpoint`](Layered::checkpoint) (which it replaces: the
+    /// directory is its own checkpoint). Deduplicated searches only.
+    pub fn disk(mut self, options: DiskOptions, id: impl Into<String>) -> Self {
+        self.disk = Some((options, id.into()));
         self
     }
 
@@ -476,7 +494,9 @@ where
                 .expect("a rayon pool of a few threads")
         });
         let pool = Pool(pool.as_ref());
-        if self.dedup {
+        if self.dedup && self.disk.is_some() {
+            self.run_disk(pool)
+        } else if self.dedup {
             self.run_layers(pool)
         } else {
             Ok(self.run_tree(pool))
@@ -521,9 +541,9 @@ where
                     })?;
                 }
             } else {
-                fs::create_dir_all(dir).map_err(|source| CheckpointError::Io {
+                fs::create_dir_all(dir).map_err(|error| CheckpointError::Io {
                     path: dir.clone(),
-                    source,
+                    error,
                 })?;
             }
         }
@@ -1760,9 +1780,9 @@ struct Manifest {
 const MANIFEST_VERSION: u32 = 3;
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
-    move |source| CheckpointError::Io {
+    move |error| CheckpointError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 

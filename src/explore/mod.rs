@@ -79,6 +79,7 @@ mod graph;
 pub mod layered;
 pub mod memory;
 mod search;
+pub mod sortedfp;
 
 pub use graph::{Chain, Depth, Distances, GraphCounts, GraphNode, MoveGraph};
 pub use search::{

@@ -87,6 +87,8 @@ pub enum StopReason {
     Cancelled,
     /// The goal callback returned [`ControlFlow::Break`].
     Callback,
+    /// The disk-backed search reached its limit of disk bytes.
+    Disk,
 }
 
 impl std::fmt::Display for StopReason {
@@ -98,6 +100,7 @@ impl std::fmt::Display for StopReason {
             Self::MachineMemory => "the machine's free memory ran low",
             Self::Cancelled => "cancelled",
             Self::Callback => "stopped by the goal callback",
+            Self::Disk => "disk limit reached",
         })
     }
 }

@@ -509,6 +509,7 @@ impl Game {
     /// a pile in the file is removed at once, as play would have done.
     pub fn new(deal: &Deal) -> Result<Game, ShapeError> {
         deal.validate()?;
+        deal.validate_size()?;
         let mut start = Position {
             dealt: 0,
             removed: deal.removed.len() as u8,

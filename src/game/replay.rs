@@ -23,10 +23,12 @@ pub enum WrittenMove {
     Deal,
 }
 
-/// A token that is not a move.
+/// A token that is not a move (its line and column are the caller's to
+/// show, with the file's name: `moves.txt:2:5: ...`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "line {line}, column {column}: `{text}` is not a move: expected F-T/K (move K cards from pile F to pile T, piles 1-10), F-T (onto a card) or deal"
+    "`{}` is not a move: expected F-T/K (move K cards from pile F to pile T, piles 1-10), F-T (onto a card) or deal",
+    crate::text::excerpt(text)
 )]
 pub struct MoveListError {
     pub text: String,

@@ -8,8 +8,10 @@
 //! `deepest, N moves`; every edge is labelled by its move.
 
 use std::fmt::{self, Write as _};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use crate::explore::{MoveGraph, NodeKind};
 
@@ -23,6 +25,9 @@ pub enum RenderError {
     NoGraphviz,
     #[error("Graphviz's `dot` failed: {0}")]
     Failed(String),
+    /// Ctrl-C while `dot` ran: it was stopped and drew nothing.
+    #[error("stopped by Ctrl-C while Graphviz drew the graph")]
+    Cancelled,
 }
 
 /// Text inside a DOT string.
@@ -95,8 +100,11 @@ pub fn styled_dot<L: fmt::Display, M: fmt::Display + Clone>(graph: &MoveGraph<L,
     dot
 }
 
-/// SVG from DOT, by `dot -Tsvg`.
-pub fn render_svg(dot: &str) -> Result<Vec<u8>, RenderError> {
+/// SVG from DOT, by `dot -Tsvg`. When `cancel` is set (Ctrl-C) while
+/// Graphviz runs, `dot` is killed and nothing is returned
+/// ([`RenderError::Cancelled`]): Graphviz itself answers an interrupt with
+/// a partial picture, which must not pass for the graph.
+pub fn render_svg(dot: &str, cancel: Option<&AtomicBool>) -> Result<Vec<u8>, RenderError> {
     let mut child = Command::new("dot")
         .arg("-Tsvg")
         .stdin(Stdio::piped())
@@ -105,21 +113,47 @@ pub fn render_svg(dot: &str) -> Result<Vec<u8>, RenderError> {
         .spawn()
         .map_err(|err| match err.kind() {
             std::io::ErrorKind::NotFound => RenderError::NoGraphviz,
-            _ => RenderError::Failed(err.to_string()),
+            _ => RenderError::Failed(crate::text::io_reason(&err)),
         })?;
     let mut stdin = child.stdin.take().expect("piped stdin");
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let mut stderr = child.stderr.take().expect("piped stderr");
     let text = dot.to_string();
-    // Written from another thread: a large graph fills the pipes both ways.
+    // Written and read from other threads: a large graph fills the pipes
+    // both ways, and this thread watches for Ctrl-C.
     let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
-    let output = child
-        .wait_with_output()
-        .map_err(|err| RenderError::Failed(err.to_string()))?;
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        stdout.read_to_end(&mut bytes).map(|_| bytes)
+    });
+    let errors = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = stderr.read_to_end(&mut bytes);
+        bytes
+    });
+    let status = loop {
+        if cancel.is_some_and(|cancel| cancel.load(Ordering::SeqCst)) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(RenderError::Cancelled);
+        }
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(err) => return Err(RenderError::Failed(crate::text::io_reason(&err))),
+        }
+    };
     let written = writer.join().expect("the writer thread ends");
-    if !output.status.success() {
+    let svg = reader.join().expect("the reader thread ends");
+    let errors = errors.join().expect("the error reader thread ends");
+    if cancel.is_some_and(|cancel| cancel.load(Ordering::SeqCst)) {
+        return Err(RenderError::Cancelled);
+    }
+    if !status.success() {
         return Err(RenderError::Failed(
-            String::from_utf8_lossy(&output.stderr).trim().to_string(),
+            String::from_utf8_lossy(&errors).trim().to_string(),
         ));
     }
-    written.map_err(|err| RenderError::Failed(err.to_string()))?;
-    Ok(output.stdout)
+    written.map_err(|err| RenderError::Failed(crate::text::io_reason(&err)))?;
+    svg.map_err(|err| RenderError::Failed(crate::text::io_reason(&err)))
 }

@@ -433,11 +433,13 @@ impl<'a> Search<'a> {
         // Only the last pass, the proof, is saved: the capped passes are
         // short, and they test other entries (`RoomTest::for_pass`), so
         // their layers are not the last pass's.
+        let disk = self.limits.disk.clone().filter(|_| self.pass_cap.is_none());
         if let Some(dir) = self
             .limits
             .checkpoint
             .as_ref()
             .filter(|_| self.pass_cap.is_none())
+            .or(disk.as_ref().map(|d| &d.dir))
         {
             // The search is this game, with these reductions.
             let id = format!(
@@ -445,7 +447,11 @@ impl<'a> Search<'a> {
                 crate::explore::fingerprint_of(&format!("{game:?}")),
                 reductions
             );
-            search = search.checkpoint(dir, id).checkpoint_note(
+            search = match disk {
+                Some(options) => search.disk(options, id),
+                None => search.checkpoint(dir, id),
+            };
+            search = search.checkpoint_note(
                 || checkpoint_note(&reveals.borrow(), &problem.fewest_per_pile()),
                 |note| {
                     let (restored, fewest) = read_checkpoint_note(note);
@@ -530,6 +536,7 @@ impl<'a> Search<'a> {
                     EngineStop::MachineMemory => StopReason::MachineMemory,
                     EngineStop::Cancelled => StopReason::Cancelled,
                     EngineStop::Callback => StopReason::UnknownCards,
+                    EngineStop::Disk => StopReason::Disk,
                 });
                 Outcome::Stopped
             }

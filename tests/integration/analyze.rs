@@ -297,12 +297,13 @@ fn an_undecided_proof_says_how_far_it_got() {
     };
     run(false)
         .stdout(predicate::str::contains(
-            "proof so far (last exhaustive pass): 1 layer finished, ",
+            "proof so far (last exhaustive pass): examined ",
         ))
         .stdout(predicate::str::contains(
-            "in the layer of stage 1, 0 runs removed, 29 face down; ",
+            "; 1 layer done, now stage 1 with 0 runs removed and 29 cards face down\n",
         ))
-        .stdout(predicate::str::contains("more to examine"));
+        .stdout(predicate::str::contains(" more to go, about "))
+        .stdout(predicate::str::contains(" positions/s (the estimate grows"));
     let out = run(true).get_output().stdout.clone();
     let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let proof = &json["analysis"]["proof"];

@@ -145,7 +145,7 @@ fn bad_yaml_is_refused_with_line_and_column() {
     refused(
         "card.yaml",
         &text,
-        ":27:20: stock row 1 entry 4: `8X` is not a card: expected a rank (A 2-10 T J Q K) then a suit (S H D C), like `10h`, `QS`, or `XX` for an unknown card",
+        ":27:20: stock row 1 entry 4: `8X` is not a card: expected a rank (A 2-10 T J Q K) then a suit (S H D C, or ♠ ♥ ♦ ♣), like `10h`, `QS`, `A♠`, or `XX` for an unknown card",
     );
     let text = unwon_yaml().replace(
         "  - face_down: [10S, 4H, 10C, 9D]                  # pile 10\n    face_up: [4D]\n",
@@ -195,7 +195,7 @@ fn bad_clips_is_refused_with_line_and_column() {
     refused(
         "card.clips",
         &clips.replace("(deal P3  kc  5h 4d jd", "(deal P3  kc  5h 4d jj"),
-        ":9:21: `jj` is not a card: expected a rank (A 2-10 T J Q K) then a suit (S H D C), like `10h`, `QS`, or `XX` for an unknown card",
+        ":9:21: `jj` is not a card: expected a rank (A 2-10 T J Q K) then a suit (S H D C, or ♠ ♥ ♦ ♣), like `10h`, `QS`, `A♠`, or `XX` for an unknown card",
     );
     refused(
         "paren.clips",

@@ -638,3 +638,100 @@ fn analyze_on_the_command_line_resumes_its_proof_from_a_checkpoint() {
         whole["analysis"]["dead_ends"]
     );
 }
+
+/// `graph --count --disk` counts what the search in memory counts, in one
+/// process and with its rounds' tasks run as separate processes by a
+/// launcher (standing in for a job array), one of which fails once and is
+/// launched again.
+#[test]
+fn graph_count_on_disk_in_one_process_or_many_counts_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let count = |extra: &[&str]| {
+        let output = Command::cargo_bin("spider")
+            .unwrap()
+            .args([
+                "graph",
+                "deals/unwon-2017.yaml",
+                "--stage",
+                "0",
+                "--count",
+                "--json",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{extra:?}");
+        serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
+    };
+    let memory = count(&[]);
+    assert_eq!(memory["positions"], 2_760);
+    let one = dir.path().join("one");
+    let disk = count(&["--disk", one.to_str().unwrap()]);
+    let many = dir.path().join("many");
+    let failed = dir.path().join("failed-once");
+    // Part 3 of the first round fails once.
+    let launcher = format!(
+        "for p in $(echo {{tasks}} | tr , ' '); do \
+         if [ $p = 3 ] && [ ! -e {failed} ]; then touch {failed}; continue; fi; \
+         SPIDER_DISK_PART=$p {{command}} & done; wait",
+        failed = failed.display()
+    );
+    let processes = count(&[
+        "--disk",
+        many.to_str().unwrap(),
+        "--disk-launcher",
+        &launcher,
+    ]);
+    assert!(failed.exists());
+    for json in [&disk, &processes] {
+        for key in ["positions", "moves", "layers", "stages", "reveals"] {
+            assert_eq!(json[key], memory[key], "{key}");
+        }
+        assert_eq!(json["engine"]["duplicates"], memory["engine"]["duplicates"]);
+        assert_eq!(json["engine"]["max_depth"], memory["engine"]["max_depth"]);
+    }
+}
+
+/// `analyze --disk` proves the same deal lost with the same counts, also
+/// when a position limit stops it half-way and the same command resumes.
+#[test]
+fn analyze_on_disk_proves_the_same_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lost.yaml");
+    std::fs::write(&file, LOST).unwrap();
+    let analyze = |extra: &[&str]| {
+        let output = Command::cargo_bin("spider")
+            .unwrap()
+            .arg("analyze")
+            .arg(&file)
+            .args([
+                "--exhaustive-only",
+                "--no-completions",
+                "--json",
+                "--time-limit",
+                "0",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        (output.status.code(), json)
+    };
+    let (code, whole) = analyze(&[]);
+    assert_eq!(code, Some(1));
+    let positions = whole["analysis"]["positions"].as_u64().unwrap();
+    let half = (positions / 2).to_string();
+    let disk = dir.path().join("disk");
+    let with_disk = ["--disk", disk.to_str().unwrap()];
+    let (code, stopped) = analyze(&[&with_disk[..], &["--max-positions", &half]].concat());
+    assert_eq!(code, Some(3));
+    assert_eq!(stopped["analysis"]["verdict"], "undecided");
+    let (code, resumed) = analyze(&with_disk);
+    assert_eq!(code, Some(1));
+    assert_eq!(resumed["analysis"]["verdict"], "unwinnable");
+    assert_eq!(resumed["analysis"]["positions"], positions);
+    assert_eq!(
+        resumed["analysis"]["dead_ends"],
+        whole["analysis"]["dead_ends"]
+    );
+}

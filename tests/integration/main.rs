@@ -10,6 +10,7 @@ mod explore;
 mod graph;
 mod layered;
 mod numbered;
+mod outputs;
 mod pages;
 mod proofs;
 mod solver;

@@ -290,7 +290,7 @@ fn a_page_is_never_written_over_without_force_nor_over_an_input() {
         .arg(&deal)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("is one of this command's inputs"));
+        .stderr(predicate::str::contains("is the input file"));
     assert_eq!(std::fs::read_to_string(&deal).unwrap(), before);
 }
 

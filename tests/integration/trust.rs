@@ -344,7 +344,7 @@ fn check_and_analyze_read_standard_input() {
         .assert()
         .code(0)
         .stdout(predicate::str::starts_with(
-            "deal: <stdin> (1 suits, standard rules, 5 stock rows, 0 runs removed)\nconsistency: consistent\nverdict: winnable\n",
+            "deal: <stdin> (1 suit, standard rules, 5 stock rows, 0 runs removed)\nconsistency: consistent\nverdict: winnable\n",
         ));
     spider()
         .args(["check", "-"])
@@ -444,14 +444,22 @@ fn a_closed_stdout_ends_every_command_quietly() {
     let moves = moves.to_str().unwrap();
     let commands: [&[&str]; 12] = [
         &["analyze", "--json", "--time-limit", "1", "--no-completions"],
-        &["analyze", fresh],
+        &["analyze", fresh, "--shorten-positions", "0"],
         &["check", deal],
         &["check", "--json", deal],
         &["convert", deal],
         &["graph", deal],
         &["graph", "--stats", deal],
         &["deal", "--number", "1"],
-        &["batch", "--number", "1..2", "--suits", "1"],
+        &[
+            "batch",
+            "--number",
+            "1..2",
+            "--suits",
+            "1",
+            "--shorten-positions",
+            "0",
+        ],
         &["replay", fresh, moves],
         &["queens", "6", "--all"],
         &["quiz"],

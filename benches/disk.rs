@@ -1,0 +1,147 @@
+//! The disk-backed layered search against the search in memory, on the
+//! same complete search: `spider graph FILE --stage N --count -j 2 --json`
+//! with and without `--disk DIR`, run as child processes under
+//! `/usr/bin/time` (wall, CPU, peak resident memory), then the counts
+//! compared (they must be equal) and the figures of issue 49 printed:
+//!
+//! - bytes of memory (peak resident) per position examined; target under
+//!   8 with the search on disk;
+//! - bytes on disk per position (the largest the directory held, sampled
+//!   every 0.2 s);
+//! - positions per second, and the time 10^10 positions would take at
+//!   that rate (target: about 2 hours on this machine's 2 cores).
+//!
+//! `DISK_BENCH_FILE` (default `deals/unwon-2017.yaml`) and
+//! `DISK_BENCH_STAGE` (default 1: 11,977,064 positions) choose the search;
+//! `DISK_BENCH_DIR` where the files go (default a temporary directory).
+//! Run: `cargo bench --bench disk` (about 3 minutes on a quiet machine).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+fn du(path: &Path) -> u64 {
+    let mut total = 0;
+    if let Ok(entries) = std::fs::read_dir(path) {
+        for entry in entries.flatten() {
+            let Ok(meta) = entry.metadata() else { continue };
+            total += if meta.is_dir() {
+                du(&entry.path())
+            } else {
+                meta.len()
+            };
+        }
+    }
+    total
+}
+
+struct Run {
+    wall: f64,
+    cpu: f64,
+    rss: u64,
+    disk: u64,
+    json: serde_json::Value,
+}
+
+fn run(file: &str, stage: &str, disk: Option<&Path>) -> Run {
+    let exe = env!("CARGO_BIN_EXE_spider");
+    let mut command = Command::new("/usr/bin/time");
+    command
+        .args(["-f", "%e %U %S %M", exe, "graph", file, "--stage", stage])
+        .args(["--count", "-j", "2", "--json"]);
+    if let Some(dir) = disk {
+        let _ = std::fs::remove_dir_all(dir);
+        command.arg("--disk").arg(dir);
+    }
+    let peak = AtomicU64::new(0);
+    let done = AtomicBool::new(false);
+    let output = std::thread::scope(|scope| {
+        if let Some(dir) = disk {
+            scope.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    peak.fetch_max(du(dir), Ordering::Relaxed);
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+            });
+        }
+        let output = command.output().expect("spider runs");
+        done.store(true, Ordering::Relaxed);
+        output
+    });
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let times: Vec<f64> = stderr
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    assert_eq!(times.len(), 4, "time's line: {stderr}");
+    Run {
+        wall: times[0],
+        cpu: times[1] + times[2],
+        rss: times[3] as u64 * 1024,
+        disk: peak.load(Ordering::Relaxed),
+        json: serde_json::from_slice(&output.stdout).expect("--json output"),
+    }
+}
+
+fn main() {
+    let file = std::env::var("DISK_BENCH_FILE").unwrap_or_else(|_| "deals/unwon-2017.yaml".into());
+    let stage = std::env::var("DISK_BENCH_STAGE").unwrap_or_else(|_| "1".into());
+    let temp = tempfile::tempdir().expect("a temporary directory");
+    let dir = std::env::var("DISK_BENCH_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| temp.path().join("disk"));
+    let load = || std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!("disk bench: {file} stage {stage}, load {}", load().trim());
+    let memory = run(&file, &stage, None);
+    let disk = run(&file, &stage, Some(&dir));
+    let _ = std::fs::remove_dir_all(&dir);
+    for key in ["positions", "moves", "layers", "stages", "reveals"] {
+        assert_eq!(disk.json[key], memory.json[key], "{key} differ");
+    }
+    let positions = memory.json["positions"].as_f64().unwrap_or(1.0);
+    println!("same counts: {positions} positions, layer by layer");
+    for (name, r) in [("in memory", &memory), ("on disk", &disk)] {
+        let rate = positions / r.wall;
+        println!(
+            "{name:>9}: {:.1} s wall, {:.1} s CPU, {:.2} M positions/s, \
+             {:.2} M per CPU-second; peak resident {:.0} MB = {:.1} bytes a \
+             position; engine estimate {:.0} MB; seen set/table {:.1} bytes a \
+             stored position; disk at most {:.0} MB = {:.1} bytes a position; \
+             10^10 positions at this rate: {:.1} h",
+            r.wall,
+            r.cpu,
+            rate / 1e6,
+            positions / r.cpu / 1e6,
+            r.rss as f64 / 1e6,
+            r.rss as f64 / positions,
+            r.json["engine"]["peak_memory_bytes"]
+                .as_f64()
+                .unwrap_or(0.0)
+                / 1e6,
+            r.json["engine"]["table_bytes_per_position"]
+                .as_f64()
+                .unwrap_or(0.0),
+            r.disk as f64 / 1e6,
+            r.disk as f64 / positions,
+            1e10 / rate / 3600.0,
+        );
+    }
+    println!(
+        "targets: under 8 bytes of memory a position on disk: {}; 10^10 within about 2 h: {}",
+        if (disk.rss as f64 / positions) < 8.0 {
+            "met"
+        } else {
+            "not met"
+        },
+        if 1e10 / (positions / disk.wall) < 2.5 * 3600.0 {
+            "met"
+        } else {
+            "not met"
+        },
+    );
+    println!("load at the end {}", load().trim());
+}

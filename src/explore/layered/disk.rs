@@ -1,0 +1,1209 @@
+//! The layered search with its states on disk: proofs that outgrow memory.
+//!
+//! With [`Layered::disk`] the search keeps on disk what the in-memory
+//! search keeps in its pending buffers and frontiers, and removes
+//! duplicates in bulk when it reads them back (delayed duplicate detection:
+//! Korf, "Linear-time disk-based implicit graph search", JACM 2008). A
+//! layer runs as *rounds*, one per breadth-first step, each of [`PARTS`]
+//! *tasks*; task `p` of round `s` of layer `L`:
+//!
+//! 1. reads every record sent to part `p` of `L` (round 0: by earlier
+//!    layers; round `s`: by round `s - 1` of `L`), sorts them by
+//!    fingerprint and keeps the first of each (the one the in-memory
+//!    search would have kept: files and records are read in the order they
+//!    were generated), and drops those in part `p`'s seen set;
+//! 2. adds the new fingerprints to the seen set (a [`SortedFps`], sorted
+//!    and delta-coded, 13–15 bytes a fingerprint, in memory) and writes
+//!    them as a run file;
+//! 3. expands the new states in the order the in-memory search would, and
+//!    writes every successor (fingerprint and packed record) to one output
+//!    file, in Zstandard blocks keyed by target layer and part.
+//!
+//! The layer ends with the first round that finds nothing new. Only the
+//! current layer's seen sets are in memory; everything else is on disk, and
+//! a file is deleted once every layer it feeds has read it.
+//!
+//! The same rounds run three ways, with the same counts: in one process
+//! (the tasks of a round on every core), or through a launcher command
+//! that starts the tasks as separate processes, on this machine or as a
+//! job array on a cluster sharing the directory (see [`DiskOptions`]).
+//! After every round, at most every few seconds, a manifest records the
+//! search's state; a search stopped by a limit, Ctrl-C or a crash resumes
+//! from it, at the round after the last one recorded, and counts what an
+//! uninterrupted search counts.
+//!
+//! **Counts.** Positions, steps and entries per layer, expansions, moves,
+//! goals, leaves and dead ends are those of the in-memory search, and so
+//! are the depths (the same record is kept for each state). Duplicates are
+//! counted when their target is read, and charged to the layer that made
+//! them, as the in-memory search charges them; so the counts of a finished
+//! search are the same layer by layer, those of a stopped one may not be.
+//! A stopped search's positions may differ too: the in-memory search
+//! stops between batches, this one between rounds.
+
+use std::collections::BTreeSet;
+use std::process::Command;
+
+use super::*;
+use crate::explore::sortedfp::{Run, SortedFps};
+
+/// Where and how the layered search keeps its states on disk.
+#[derive(Clone, Debug)]
+pub struct DiskOptions {
+    /// The directory (shared by every machine with a launcher).
+    pub dir: PathBuf,
+    /// The most bytes the search may keep there: it stops (resumably) after
+    /// the round that passes them.
+    pub max_bytes: Option<u64>,
+    /// A shell command that runs the tasks of a round and returns when
+    /// they are finished: `{tasks}` in it is replaced by the parts to run,
+    /// comma-separated (`0,1,...,15`), `{command}` by this process's own
+    /// command line, quoted for the shell. Each task is that command run
+    /// with `SPIDER_DISK_PART` (or, under Slurm, `SLURM_ARRAY_TASK_ID`)
+    /// set to its part; the launcher passes the environment on, which
+    /// holds `SPIDER_DISK_ROUND`, the round's file. Tasks that leave no
+    /// result are launched again, up to three times. `None`: every task in
+    /// this process.
+    pub launcher: Option<String>,
+}
+
+/// Format of the disk manifest.
+const DISK_VERSION: u32 = 1;
+/// Raw bytes of records gathered before a block is compressed and written.
+const BLOCK_BYTES: usize = if cfg!(test) { 1 << 12 } else { 1 << 18 };
+/// The "layer" that produced the start state.
+const START: u64 = u64::MAX;
+/// The manifest is written after a round at most this often (and at the
+/// end of a run).
+const MANIFEST_EVERY: Duration = Duration::from_secs(5);
+/// The environment variable that makes a process a task of a round.
+pub const ROUND_ENV: &str = "SPIDER_DISK_ROUND";
+/// The environment variable that gives a task its part.
+pub const PART_ENV: &str = "SPIDER_DISK_PART";
+
+/// A block of an output file: records for one part of one layer.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct BlockInfo {
+    target: u64,
+    part: u16,
+    offset: u64,
+    len: u32,
+    raw: u32,
+    count: u32,
+}
+
+/// An output file: who wrote it, which layers still read it, its blocks.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct FileInfo {
+    producer: u64,
+    targets: BTreeSet<u64>,
+    bytes: u64,
+    blocks: Vec<BlockInfo>,
+}
+
+/// The layer being searched: the next round and its inputs.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct Current {
+    layer: u64,
+    step: u32,
+    here: LayerStats,
+    inputs: Vec<String>,
+}
+
+/// What `disk-manifest.json` holds.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct DiskManifest {
+    version: u32,
+    id: String,
+    layers: Vec<LayerStats>,
+    max_depth: u32,
+    note: String,
+    current: Option<Current>,
+    /// Layers waiting, with the files that feed them, in the order written.
+    pending: BTreeMap<u64, Vec<String>>,
+    files: BTreeMap<String, FileInfo>,
+}
+
+/// What a round's tasks are given (`round.json` for tasks in other
+/// processes).
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+struct Round {
+    id: String,
+    layer: u64,
+    step: u32,
+    files: Vec<(String, FileInfo)>,
+}
+
+/// What a task did.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+struct TaskOut {
+    part: usize,
+    inputs: u64,
+    new: u64,
+    /// Duplicates by the layer that made them.
+    dups: BTreeMap<u64, u64>,
+    expanded: u64,
+    moves: u64,
+    goals: u64,
+    leaves: u64,
+    dead: u64,
+    max_depth: u32,
+    /// The first goal: fingerprint (hex), depth, packed state.
+    goal: Option<(String, u32, Vec<u8>)>,
+    /// Leaves (packed) and their depths, when the search keeps them.
+    leaf_records: Vec<(Vec<u8>, u32)>,
+    file: Option<(String, FileInfo)>,
+    /// Bytes of the seen run written.
+    seen_file_bytes: u64,
+    /// The most bytes the task held at once, its seen set apart.
+    memory: u64,
+    stopped: bool,
+}
+
+fn blocks_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join("blocks").join(name)
+}
+
+fn seen_dir(dir: &Path, layer: u64) -> PathBuf {
+    dir.join("seen").join(format!("L{layer:016x}"))
+}
+
+fn seen_path(dir: &Path, layer: u64, part: usize, step: u32) -> PathBuf {
+    seen_dir(dir, layer).join(format!("p{part:02}-s{step:05}.run"))
+}
+
+fn result_path(dir: &Path, part: usize) -> PathBuf {
+    dir.join("results").join(format!("p{part:02}.json"))
+}
+
+fn damaged(path: &Path, what: impl Into<String>) -> CheckpointError {
+    CheckpointError::Damaged {
+        path: path.to_path_buf(),
+        what: what.into(),
+    }
+}
+
+/// Writes one task's successors: records gathered per (target layer,
+/// part), compressed a block at a time.
+struct BlockWriter {
+    name: String,
+    path: PathBuf,
+    out: Option<BufWriter<fs::File>>,
+    open: BTreeMap<(u64, u16), (Vec<u8>, u32)>,
+    info: FileInfo,
+}
+
+/// The Zstandard level of the files: level 1 packs Spider records about
+/// six times; see `docs/engine.md`.
+const FILE_LEVEL: i32 = 1;
+
+thread_local! {
+    /// Each thread's Zstandard contexts for the files (made once: a
+    /// context costs more to make than a block to compress).
+    static FILE_ZSTD: std::cell::RefCell<(
+        Option<zstd::bulk::Compressor<'static>>,
+        Option<zstd::bulk::Decompressor<'static>>,
+    )> = const { std::cell::RefCell::new((None, None)) };
+}
+
+impl BlockWriter {
+    fn new(dir: &Path, name: String, producer: u64) -> BlockWriter {
+        BlockWriter {
+            path: blocks_path(dir, &name),
+            name,
+            out: None,
+            open: BTreeMap::new(),
+            info: FileInfo {
+                producer,
+                targets: BTreeSet::new(),
+                bytes: 0,
+                blocks: Vec::new(),
+            },
+        }
+    }
+
+    /// Bytes held in memory.
+    fn memory(&self) -> u64 {
+        self.open
+            .values()
+            .map(|(b, _)| b.capacity() as u64)
+            .sum::<u64>()
+            + (1 << 16)
+    }
+
+    fn push(&mut self, target: u64, fp: u128, record: &[u8]) -> Result<(), CheckpointError> {
+        let key = (target, part_of(fp) as u16);
+        let (buf, count) = self.open.entry(key).or_default();
+        buf.extend_from_slice(&fp.to_le_bytes());
+        buf.extend_from_slice(&(record.len() as u16).to_le_bytes());
+        buf.extend_from_slice(record);
+        *count += 1;
+        if buf.len() >= BLOCK_BYTES {
+            let (buf, count) = self.open.remove(&key).expect("just filled");
+            self.flush(key, &buf, count)?;
+        }
+        Ok(())
+    }
+
+    fn flush(
+        &mut self,
+        (target, part): (u64, u16),
+        raw: &[u8],
+        count: u32,
+    ) -> Result<(), CheckpointError> {
+        let packed = FILE_ZSTD
+            .with_borrow_mut(|(compressor, _)| {
+                compressor
+                    .get_or_insert_with(|| {
+                        zstd::bulk::Compressor::new(FILE_LEVEL).expect("a compression context")
+                    })
+                    .compress(raw)
+            })
+            .map_err(io_error(&self.path))?;
+        if self.out.is_none() {
+            let file = fs::File::create(&self.path).map_err(io_error(&self.path))?;
+            self.out = Some(BufWriter::with_capacity(1 << 16, file));
+        }
+        let out = self.out.as_mut().expect("just opened");
+        out.write_all(&packed).map_err(io_error(&self.path))?;
+        self.info.blocks.push(BlockInfo {
+            target,
+            part,
+            offset: self.info.bytes,
+            len: packed.len() as u32,
+            raw: raw.len() as u32,
+            count,
+        });
+        self.info.bytes += packed.len() as u64;
+        self.info.targets.insert(target);
+        Ok(())
+    }
+
+    /// Writes what is left; the file's name and description, if it holds
+    /// anything.
+    fn finish(mut self) -> Result<Option<(String, FileInfo)>, CheckpointError> {
+        for (key, (buf, count)) in std::mem::take(&mut self.open) {
+            self.flush(key, &buf, count)?;
+        }
+        let Some(out) = self.out.take() else {
+            return Ok(None);
+        };
+        out.into_inner()
+            .map_err(|e| e.into_error())
+            .map_err(io_error(&self.path))?;
+        Ok(Some((self.name, self.info)))
+    }
+}
+
+/// Calls `f` with every record (fingerprint, record) of the blocks of
+/// `info` that hold part `part` of `layer`, in the order written.
+fn read_blocks(
+    dir: &Path,
+    name: &str,
+    info: &FileInfo,
+    layer: u64,
+    part: usize,
+    mut f: impl FnMut(u128, &[u8]),
+) -> Result<(), CheckpointError> {
+    let path = blocks_path(dir, name);
+    let mut file = None;
+    let mut packed = Vec::new();
+    for block in &info.blocks {
+        if block.target != layer || block.part as usize != part {
+            continue;
+        }
+        use std::io::Seek;
+        let file = match &mut file {
+            Some(file) => file,
+            None => file.insert(fs::File::open(&path).map_err(io_error(&path))?),
+        };
+        file.seek(std::io::SeekFrom::Start(block.offset))
+            .map_err(io_error(&path))?;
+        packed.resize(block.len as usize, 0);
+        file.read_exact(&mut packed).map_err(io_error(&path))?;
+        let raw = FILE_ZSTD
+            .with_borrow_mut(|(_, decompressor)| {
+                decompressor
+                    .get_or_insert_with(|| {
+                        zstd::bulk::Decompressor::new().expect("a decompression context")
+                    })
+                    .decompress(&packed, block.raw as usize)
+            })
+            .map_err(io_error(&path))?;
+        let mut at = 0;
+        let mut count = 0;
+        while at < raw.len() {
+            if at + 18 > raw.len() {
+                return Err(damaged(&path, "a record cut short"));
+            }
+            let fp = u128::from_le_bytes(raw[at..at + 16].try_into().expect("16 bytes"));
+            let len = u16::from_le_bytes([raw[at + 16], raw[at + 17]]) as usize;
+            at += 18;
+            if at + len > raw.len() || part_of(fp) != part {
+                return Err(damaged(&path, "a record out of shape"));
+            }
+            f(fp, &raw[at..at + len]);
+            at += len;
+            count += 1;
+        }
+        if count != block.count {
+            return Err(damaged(&path, "a block of the wrong length"));
+        }
+    }
+    Ok(())
+}
+
+/// One input record of a task: where its bytes are and who made it.
+struct Input {
+    fp: u128,
+    at: u64,
+    len: u16,
+    file: u32,
+}
+
+/// Runs task `part` of `round`: reads and deduplicates its inputs against
+/// `seen`, adds the new states to `seen`, expands them and writes their
+/// successors.
+fn run_task<P: PackedProblem>(
+    problem: &P,
+    dir: &Path,
+    round: &Round,
+    part: usize,
+    seen: &mut SortedFps,
+    keep_leaves: bool,
+    stopping: &(dyn Fn() -> bool + Sync),
+) -> Result<TaskOut, CheckpointError>
+where
+    P::State: Send,
+{
+    let layer = round.layer;
+    let mut out = TaskOut {
+        part,
+        ..TaskOut::default()
+    };
+    // 1. The inputs, in the order they were generated.
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut inputs: Vec<Input> = Vec::new();
+    for (k, (name, info)) in round.files.iter().enumerate() {
+        read_blocks(dir, name, info, layer, part, |fp, record| {
+            inputs.push(Input {
+                fp,
+                at: bytes.len() as u64,
+                len: record.len() as u16,
+                file: k as u32,
+            });
+            bytes.extend_from_slice(record);
+        })?;
+    }
+    out.inputs = inputs.len() as u64;
+    let mut memory = bytes.capacity() as u64 + inputs.capacity() as u64 * 32;
+    // Sorted by fingerprint, the first of each kept.
+    inputs.sort_unstable_by_key(|i| (i.fp, i.at));
+    let mut dups = vec![0u64; round.files.len()];
+    let mut firsts: Vec<Input> = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        match firsts.last() {
+            Some(last) if last.fp == input.fp => dups[input.file as usize] += 1,
+            _ => firsts.push(input),
+        }
+    }
+    let mut new_fps: Vec<u128> = firsts.iter().map(|i| i.fp).collect();
+    seen.retain_new(&mut new_fps);
+    let mut survivors: Vec<Input> = Vec::with_capacity(new_fps.len());
+    let mut next_new = new_fps.iter().peekable();
+    for input in firsts {
+        if next_new.peek() == Some(&&input.fp) {
+            next_new.next();
+            survivors.push(input);
+        } else {
+            dups[input.file as usize] += 1;
+        }
+    }
+    for (k, n) in dups.into_iter().enumerate() {
+        if n > 0 {
+            *out.dups.entry(round.files[k].1.producer).or_default() += n;
+        }
+    }
+    out.new = new_fps.len() as u64;
+    if !new_fps.is_empty() {
+        let run = Run::from_sorted(&new_fps);
+        let path = seen_path(dir, layer, part, round.step);
+        let mut file = BufWriter::new(fs::File::create(&path).map_err(io_error(&path))?);
+        run.write_to(&mut file).map_err(io_error(&path))?;
+        file.flush().map_err(io_error(&path))?;
+        out.seen_file_bytes = fs::metadata(&path).map_err(io_error(&path))?.len();
+        seen.add_run(run);
+    }
+    drop(new_fps);
+    // 2. The frontier, in the in-memory search's order: by shard, then as
+    // generated.
+    survivors.sort_unstable_by_key(|i| (shard_of(i.fp), i.at));
+    let mut frontier = Arena::default();
+    for input in &survivors {
+        let at = input.at as usize;
+        frontier.push(&bytes[at..at + input.len as usize]);
+    }
+    drop(survivors);
+    memory += frontier.bytes();
+    drop(bytes);
+    // 3. Expanded a unit at a time; every successor written.
+    let mut writer = BlockWriter::new(
+        dir,
+        format!("L{layer:016x}-s{:05}-p{part:02}.blk", round.step),
+        layer,
+    );
+    let arenas = std::slice::from_ref(&frontier);
+    let mut scratch = Vec::new();
+    let mut from = 0;
+    while from < frontier.len() {
+        if stopping() {
+            out.stopped = true;
+            return Ok(out);
+        }
+        let to = frontier.len().min(from + UNIT);
+        let unit = expand_unit(problem, layer, arenas, &[(0, from, to)], keep_leaves);
+        from = to;
+        out.expanded += unit.expanded;
+        out.moves += unit.moves;
+        out.goals += unit.goals;
+        out.leaves += unit.leaves;
+        out.dead += unit.dead;
+        out.max_depth = out.max_depth.max(unit.max_depth);
+        if out.goal.is_none()
+            && let Some(goal) = unit.goal
+        {
+            let mut packed = Vec::new();
+            problem.pack(&goal.state, &mut packed);
+            out.goal = Some((format!("{:032x}", goal.fingerprint), goal.depth, packed));
+        }
+        for (state, depth) in unit.leaf_states {
+            let mut packed = Vec::new();
+            problem.pack(&state, &mut packed);
+            out.leaf_records.push((packed, depth));
+        }
+        for e in unit.same.items.iter().chain(&unit.later.items) {
+            let parent = frontier.slice(e.parent as usize, e.parent_len as usize);
+            let depth = u16::from_le_bytes([parent[0], parent[1]]).saturating_add(1);
+            scratch.clear();
+            scratch.extend_from_slice(&depth.to_le_bytes());
+            problem.successor_packed(&parent[2..], e.token, &mut scratch);
+            writer.push(e.layer, e.fp, &scratch)?;
+        }
+        memory = memory.max(frontier.bytes() + writer.memory());
+    }
+    out.memory = memory;
+    out.file = writer.finish()?;
+    Ok(out)
+}
+
+/// Shell-quotes `arg`.
+fn shell_quote(arg: &str) -> String {
+    if !arg.is_empty()
+        && arg
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
+    {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', "'\\''"))
+    }
+}
+
+/// This process's command line, quoted for the shell.
+fn own_command() -> String {
+    let exe = std::env::current_exe()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| std::env::args().next().unwrap_or_default());
+    std::iter::once(exe)
+        .chain(std::env::args().skip(1))
+        .map(|a| shell_quote(&a))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl<'a, P: PackedProblem> Layered<'a, P>
+where
+    P::State: Send,
+    P::Move: Send,
+{
+    /// Runs the round task this process was started for, if it was (by a
+    /// search's launcher: [`ROUND_ENV`] names the round's file in this
+    /// search's directory), and returns `true`; `false` otherwise.
+    fn run_disk_task(&self, options: &DiskOptions, id: &str) -> Result<bool, CheckpointError> {
+        let Ok(round_path) = std::env::var(ROUND_ENV) else {
+            return Ok(false);
+        };
+        let round_path = PathBuf::from(round_path);
+        if round_path.parent() != Some(options.dir.as_path()) {
+            return Ok(false);
+        }
+        let text = fs::read_to_string(&round_path).map_err(io_error(&round_path))?;
+        let round: Round =
+            serde_json::from_str(&text).map_err(|e| damaged(&round_path, e.to_string()))?;
+        if round.id != id {
+            return Err(CheckpointError::OtherSearch {
+                path: options.dir.clone(),
+                found: round.id,
+            });
+        }
+        let part = std::env::var(PART_ENV)
+            .or_else(|_| std::env::var("SLURM_ARRAY_TASK_ID"))
+            .ok()
+            .and_then(|p| p.trim().parse::<usize>().ok())
+            .filter(|&p| p < PARTS)
+            .ok_or_else(|| {
+                damaged(
+                    &round_path,
+                    format!("a task needs its part (0 to {}) in {PART_ENV}", PARTS - 1),
+                )
+            })?;
+        let mut seen = load_seen(&options.dir, round.layer, part, round.step)?;
+        let keep_leaves = self.on_leaf.is_some();
+        let out = run_task(
+            self.problem,
+            &options.dir,
+            &round,
+            part,
+            &mut seen,
+            keep_leaves,
+            &|| false,
+        )?;
+        let path = result_path(&options.dir, part);
+        write_file_atomically(&path, |w| {
+            serde_json::to_writer(&mut *w, &out)?;
+            Ok(())
+        })?;
+        Ok(true)
+    }
+
+    /// The search with its states on disk (see the module's documentation).
+    pub(super) fn run_disk(
+        mut self,
+        pool: Pool,
+    ) -> Result<LayeredOutcome<P::State>, CheckpointError> {
+        let (options, id) = self.disk.clone().expect("run_disk with disk options");
+        if self.run_disk_task(&options, &id)? {
+            // A task of a round: its result is written; this process has
+            // nothing else to do.
+            std::process::exit(0);
+        }
+        let dir = options.dir.clone();
+        let problem = self.problem;
+        let started = Instant::now();
+        let mut stats = LayeredStats {
+            threads: pool.threads(),
+            ..LayeredStats::default()
+        };
+        for sub in ["blocks", "seen", "results"] {
+            let path = dir.join(sub);
+            fs::create_dir_all(&path).map_err(io_error(&path))?;
+        }
+        let manifest_path = dir.join("disk-manifest.json");
+        let mut manifest = match fs::read_to_string(&manifest_path) {
+            Ok(text) => {
+                let manifest: DiskManifest = serde_json::from_str(&text)
+                    .map_err(|e| damaged(&manifest_path, e.to_string()))?;
+                if manifest.version != DISK_VERSION {
+                    return Err(CheckpointError::OtherSearch {
+                        path: dir.clone(),
+                        found: format!("disk format {} of another version", manifest.version),
+                    });
+                }
+                if manifest.id != id {
+                    return Err(CheckpointError::OtherSearch {
+                        path: dir.clone(),
+                        found: manifest.id,
+                    });
+                }
+                stats.layers = manifest.layers.clone();
+                for layer in &manifest.layers {
+                    stats.add_layer(layer);
+                }
+                stats.max_depth = manifest.max_depth;
+                stats.resumed_layers = stats.layers.len();
+                if let Some((_, restore)) = &mut self.note {
+                    restore(&manifest.note);
+                }
+                manifest
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                // A new search: the start state's file.
+                let start = problem.start();
+                let layer = problem.layer(&start);
+                let mut record = 0u16.to_le_bytes().to_vec();
+                problem.pack(&start, &mut record);
+                let mut writer = BlockWriter::new(&dir, "start.blk".into(), START);
+                writer.push(layer, problem.fingerprint(&start), &record)?;
+                let (name, info) = writer.finish()?.expect("one record");
+                DiskManifest {
+                    version: DISK_VERSION,
+                    id: id.clone(),
+                    layers: Vec::new(),
+                    max_depth: 0,
+                    note: String::new(),
+                    current: None,
+                    pending: BTreeMap::from([(layer, vec![name.clone()])]),
+                    files: BTreeMap::from([(name, info)]),
+                }
+            }
+            Err(e) => return Err(io_error(&manifest_path)(e)),
+        };
+        let mut goal: Option<FoundGoal<P::State>> = None;
+        let mut seen: Vec<SortedFps> = Vec::new();
+        let mut written: Vec<PathBuf> = Vec::new();
+        let mut doomed: Vec<PathBuf> = Vec::new();
+        let mut last_manifest = Instant::now();
+        let mut seen_disk: u64 = 0;
+        let keep_leaves = self.on_leaf.is_some();
+        if let Some(current) = &mut manifest.current {
+            stats.positions += current.here.positions;
+            seen = (0..PARTS)
+                .map(|part| load_seen(&dir, current.layer, part, current.step))
+                .collect::<Result<_, _>>()?;
+        }
+        let end = 'search: loop {
+            let mut current = match manifest.current.take() {
+                Some(current) => current,
+                None => {
+                    let Some((layer, inputs)) = manifest.pending.pop_first() else {
+                        break End::Exhausted;
+                    };
+                    seen = (0..PARTS).map(|_| SortedFps::default()).collect();
+                    seen_disk = 0;
+                    let path = seen_dir(&dir, layer);
+                    fs::create_dir_all(&path).map_err(io_error(&path))?;
+                    Current {
+                        layer,
+                        step: 0,
+                        here: LayerStats {
+                            layer,
+                            ..LayerStats::default()
+                        },
+                        inputs,
+                    }
+                }
+            };
+            let layer = current.layer;
+            let round = Round {
+                id: id.clone(),
+                layer,
+                step: current.step,
+                files: current
+                    .inputs
+                    .iter()
+                    .map(|name| (name.clone(), manifest.files[name].clone()))
+                    .collect(),
+            };
+            let (limits, cancel) = (&self.limits, self.cancel);
+            let stopping = || out_of_time(limits, cancel, started).is_some();
+            let outs: Vec<TaskOut> = match &options.launcher {
+                None => pool.install(|| {
+                    seen.par_iter_mut()
+                        .enumerate()
+                        .with_max_len(1)
+                        .map(|(part, seen)| {
+                            run_task(problem, &dir, &round, part, seen, keep_leaves, &stopping)
+                        })
+                        .collect::<Result<Vec<_>, _>>()
+                })?,
+                Some(launcher) => launch(&dir, &round, launcher, &mut seen)?,
+            };
+            if outs.iter().any(|o| o.stopped) {
+                manifest.current = Some(current);
+                let reason = out_of_time(limits, cancel, started).unwrap_or(StopReason::Cancelled);
+                break 'search End::Stopped(reason);
+            }
+            // The round is done: its counts.
+            let here = &mut current.here;
+            let mut new = 0;
+            let mut task_memory = 0;
+            for out in &outs {
+                new += out.new;
+                for (&producer, &n) in &out.dups {
+                    // The current layer's are added to the totals with
+                    // the layer; a finished layer's now.
+                    if producer == layer {
+                        here.duplicates += n;
+                    } else if let Some(l) =
+                        stats.layers.iter_mut().rev().find(|l| l.layer == producer)
+                    {
+                        l.duplicates += n;
+                        stats.duplicates += n;
+                    }
+                }
+                here.expanded += out.expanded;
+                here.moves += out.moves;
+                here.goals += out.goals;
+                here.leaves += out.leaves;
+                here.dead += out.dead;
+                stats.max_depth = stats.max_depth.max(out.max_depth);
+                task_memory = task_memory.max(out.memory);
+                seen_disk += out.seen_file_bytes;
+                if out.seen_file_bytes > 0 {
+                    written.push(seen_path(&dir, layer, out.part, current.step));
+                }
+                if goal.is_none()
+                    && let Some((fp, depth, packed)) = &out.goal
+                {
+                    goal = Some(FoundGoal {
+                        state: problem.unpack(packed),
+                        fingerprint: u128::from_str_radix(fp, 16).unwrap_or_default(),
+                        depth: *depth,
+                    });
+                }
+            }
+            here.positions += new;
+            stats.positions += new;
+            if current.step == 0 {
+                here.entries = new;
+            }
+            if new > 0 {
+                here.steps += 1;
+            }
+            // Its files: the next round's inputs and the later layers'.
+            for name in std::mem::take(&mut current.inputs) {
+                let info = manifest.files.get_mut(&name).expect("an input is known");
+                info.targets.remove(&layer);
+                if info.targets.is_empty() {
+                    manifest.files.remove(&name);
+                    doomed.push(blocks_path(&dir, &name));
+                }
+            }
+            let mut leaves = Vec::new();
+            for out in outs {
+                if let Some((name, info)) = out.file {
+                    for &target in &info.targets {
+                        if target == layer {
+                            current.inputs.push(name.clone());
+                        } else {
+                            assert!(
+                                target > layer,
+                                "a move led from layer {layer} to layer {target}: \
+                                 Problem::layer must never go down"
+                            );
+                            manifest
+                                .pending
+                                .entry(target)
+                                .or_default()
+                                .push(name.clone());
+                        }
+                    }
+                    written.push(blocks_path(&dir, &name));
+                    manifest.files.insert(name, info);
+                }
+                leaves.extend(out.leaf_records);
+            }
+            current.step += 1;
+            let seen_bytes: u64 = seen.iter().map(SortedFps::bytes).sum();
+            let seen_len: u64 = seen.iter().map(|s| s.len() as u64).sum();
+            if seen_bytes > stats.peak_table_bytes {
+                stats.peak_table_bytes = seen_bytes;
+                stats.peak_table_positions = seen_len;
+            }
+            let memory = seen_bytes + task_memory * pool.threads().min(PARTS) as u64;
+            stats.peak_memory_bytes = stats.peak_memory_bytes.max(memory);
+            let finished = new == 0;
+            let snapshot = |stats: &LayeredStats, here: &LayerStats| {
+                let mut s = stats.clone();
+                s.add_counts(here);
+                s.layers.push(here.clone());
+                s.elapsed = started.elapsed();
+                s
+            };
+            if finished {
+                stats.add_counts(&current.here);
+                stats.layers.push(current.here);
+                doomed.push(seen_dir(&dir, layer));
+                seen.clear();
+                seen_disk = 0;
+            } else {
+                manifest.current = Some(current);
+            }
+            let on_disk = manifest.files.values().map(|f| f.bytes).sum::<u64>() + seen_disk;
+            // The checks, as the in-memory search makes them.
+            let stop = 'check: {
+                if let Some(on_leaf) = &mut self.on_leaf {
+                    for (packed, depth) in &leaves {
+                        if on_leaf(&problem.unpack(packed), *depth).is_break() {
+                            break 'check Some(End::Stopped(StopReason::Callback));
+                        }
+                    }
+                }
+                if goal.is_some() && self.stop == Stop::FirstGoal {
+                    break 'check Some(End::GoalFound);
+                }
+                if let Some(reason) = self.exceeded(&stats, started, memory) {
+                    break 'check Some(End::Stopped(reason));
+                }
+                if options.max_bytes.is_some_and(|max| on_disk > max) {
+                    break 'check Some(End::Stopped(StopReason::Disk));
+                }
+                None
+            };
+            if let Some(progress) = &mut self.on_progress {
+                let s = match &manifest.current {
+                    Some(c) => snapshot(&stats, &c.here),
+                    None => {
+                        let mut s = stats.clone();
+                        s.elapsed = started.elapsed();
+                        s
+                    }
+                };
+                progress(&s);
+            }
+            if stop.is_some() || last_manifest.elapsed() >= MANIFEST_EVERY {
+                self.save_disk_manifest(&dir, &mut manifest, &stats, &mut written, &mut doomed)?;
+                last_manifest = Instant::now();
+            }
+            if let Some(end) = stop {
+                if let Some(c) = &manifest.current {
+                    stats = snapshot(&stats, &c.here);
+                }
+                break 'search end;
+            }
+        };
+        if end == End::Exhausted {
+            self.save_disk_manifest(&dir, &mut manifest, &stats, &mut written, &mut doomed)?;
+        }
+        let files = &manifest.files;
+        stats.queued = manifest
+            .pending
+            .iter()
+            .flat_map(|(&target, names)| {
+                names.iter().flat_map(move |name| {
+                    files[name]
+                        .blocks
+                        .iter()
+                        .filter(move |b| b.target == target)
+                        .map(|b| u64::from(b.count))
+                })
+            })
+            .sum();
+        stats.elapsed = started.elapsed();
+        Ok(LayeredOutcome { end, stats, goal })
+    }
+
+    /// Syncs the files written since the last manifest, writes the
+    /// manifest, then deletes the files no layer reads any more.
+    fn save_disk_manifest(
+        &mut self,
+        dir: &Path,
+        manifest: &mut DiskManifest,
+        stats: &LayeredStats,
+        written: &mut Vec<PathBuf>,
+        doomed: &mut Vec<PathBuf>,
+    ) -> Result<(), CheckpointError> {
+        for path in written.drain(..) {
+            if let Ok(file) = fs::File::open(&path) {
+                file.sync_all().map_err(io_error(&path))?;
+            }
+        }
+        manifest.layers = stats.layers.clone();
+        if let Some(current) = &manifest.current
+            && manifest.layers.last().map(|l| l.layer) == Some(current.layer)
+        {
+            manifest.layers.pop();
+        }
+        manifest.max_depth = stats.max_depth;
+        manifest.note = match &mut self.note {
+            Some((save, _)) => save(),
+            None => String::new(),
+        };
+        write_file_atomically(&dir.join("disk-manifest.json"), |out| {
+            serde_json::to_writer(&mut *out, &*manifest)?;
+            Ok(())
+        })?;
+        for path in doomed.drain(..) {
+            let _ = if path.is_dir() {
+                fs::remove_dir_all(&path)
+            } else {
+                fs::remove_file(&path)
+            };
+        }
+        Ok(())
+    }
+}
+
+/// Part `part`'s seen set in `layer` before round `step`: the runs rounds
+/// `0..step` wrote.
+fn load_seen(dir: &Path, layer: u64, part: usize, step: u32) -> Result<SortedFps, CheckpointError> {
+    let mut seen = SortedFps::default();
+    for s in 0..step {
+        let path = seen_path(dir, layer, part, s);
+        match fs::File::open(&path) {
+            Ok(file) => {
+                let run = Run::read_from(&mut BufReader::new(file)).map_err(io_error(&path))?;
+                seen.add_run(run);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io_error(&path)(e)),
+        }
+    }
+    Ok(seen)
+}
+
+/// Runs the tasks of `round` through the launcher, and reads their
+/// results; the seen sets, which the tasks extended on disk, are read
+/// back.
+fn launch(
+    dir: &Path,
+    round: &Round,
+    launcher: &str,
+    seen: &mut [SortedFps],
+) -> Result<Vec<TaskOut>, CheckpointError> {
+    let round_path = dir.join("round.json");
+    for part in 0..PARTS {
+        let _ = fs::remove_file(result_path(dir, part));
+    }
+    write_file_atomically(&round_path, |out| {
+        serde_json::to_writer(&mut *out, round)?;
+        Ok(())
+    })?;
+    let command = own_command();
+    let mut results: Vec<Option<TaskOut>> = vec![None; PARTS];
+    for _attempt in 0..4 {
+        let missing: Vec<String> = (0..PARTS)
+            .filter(|&p| results[p].is_none())
+            .map(|p| p.to_string())
+            .collect();
+        if missing.is_empty() {
+            break;
+        }
+        let script = launcher
+            .replace("{tasks}", &missing.join(","))
+            .replace("{command}", &command);
+        // A launcher that fails leaves results missing: they are launched
+        // again below.
+        let _ = Command::new("sh")
+            .arg("-c")
+            .arg(&script)
+            .env(ROUND_ENV, &round_path)
+            .env_remove(PART_ENV)
+            .status();
+        for (part, result) in results.iter_mut().enumerate() {
+            if result.is_some() {
+                continue;
+            }
+            let path = result_path(dir, part);
+            if let Ok(text) = fs::read_to_string(&path)
+                && let Ok(out) = serde_json::from_str::<TaskOut>(&text)
+                && out.part == part
+            {
+                *result = Some(out);
+            }
+        }
+    }
+    let outs: Vec<TaskOut> = results
+        .into_iter()
+        .enumerate()
+        .map(|(part, r)| {
+            r.ok_or_else(|| damaged(&result_path(dir, part), "a task failed four times"))
+        })
+        .collect::<Result<_, _>>()?;
+    for (part, seen) in seen.iter_mut().enumerate() {
+        if outs[part].new > 0 {
+            let path = seen_path(dir, round.layer, part, round.step);
+            let file = fs::File::open(&path).map_err(io_error(&path))?;
+            seen.add_run(Run::read_from(&mut BufReader::new(file)).map_err(io_error(&path))?);
+        }
+    }
+    Ok(outs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deal::{Rules, pysol};
+    use crate::game::Game;
+    use crate::solve::stage::{Scope, StageProblem};
+
+    /// What must not change: every layer's statistics, the totals, the
+    /// deepest line.
+    fn figures(stats: &LayeredStats) -> (Vec<LayerStats>, [u64; 7], u32) {
+        (
+            stats.layers.clone(),
+            [
+                stats.positions,
+                stats.expanded,
+                stats.moves,
+                stats.duplicates,
+                stats.goals,
+                stats.leaves,
+                stats.dead,
+            ],
+            stats.max_depth,
+        )
+    }
+
+    fn on_disk(dir: &Path) -> DiskOptions {
+        DiskOptions {
+            dir: dir.to_path_buf(),
+            max_bytes: None,
+            launcher: None,
+        }
+    }
+
+    /// A grid walk with two moves a step and states reached many ways,
+    /// a layer per `a + b / 7` so that layers hold several steps.
+    struct Walk;
+    impl crate::explore::Problem for Walk {
+        type State = (u16, u16);
+        type Key = (u16, u16);
+        type Move = u8;
+        fn start(&self) -> (u16, u16) {
+            (0, 0)
+        }
+        fn key(&self, s: &(u16, u16)) -> (u16, u16) {
+            *s
+        }
+        fn successors(&self, &(a, b): &(u16, u16), out: &mut Vec<(u8, (u16, u16))>) {
+            if a < 60 {
+                out.push((0, (a + 1, b)));
+            }
+            if b < 300 {
+                out.push((1, (a, b + 1)));
+            }
+            if b >= 2 {
+                out.push((2, (a, b - 2)));
+            }
+        }
+        fn kind(&self, s: &(u16, u16)) -> NodeKind {
+            match s {
+                (60, 300) => NodeKind::Goal,
+                (a, b) if (a * 7 + b) % 97 == 5 => NodeKind::Dead,
+                (a, b) if (a + b * 3) % 89 == 1 => NodeKind::Leaf,
+                _ => NodeKind::Inner,
+            }
+        }
+        fn layer(&self, &(a, _): &(u16, u16)) -> u64 {
+            u64::from(a / 3)
+        }
+    }
+    impl PackedProblem for Walk {
+        fn pack(&self, s: &(u16, u16), out: &mut Vec<u8>) {
+            out.extend(s.0.to_le_bytes());
+            out.extend(s.1.to_le_bytes());
+        }
+        fn unpack(&self, b: &[u8]) -> (u16, u16) {
+            (
+                u16::from_le_bytes([b[0], b[1]]),
+                u16::from_le_bytes([b[2], b[3]]),
+            )
+        }
+    }
+
+    /// A puzzle and a Spider stage search count the same on disk as in
+    /// memory, layer by layer, on one thread or two, with the same goal
+    /// and the same leaves at the same depths.
+    #[test]
+    fn the_search_on_disk_counts_what_the_search_in_memory_counts() {
+        let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
+        assert!(memory.stats.layers.len() > 10 && memory.stats.goals == 1);
+        assert!(memory.stats.layers.iter().any(|l| l.steps > 3));
+        for jobs in [1, 2] {
+            let dir = tempfile::tempdir().unwrap();
+            let disk = Layered::new(&Walk)
+                .stop(Stop::Exhaust)
+                .jobs(Some(jobs))
+                .disk(on_disk(dir.path()), "walk")
+                .run()
+                .unwrap();
+            assert_eq!(disk.end, End::Exhausted);
+            assert_eq!(figures(&disk.stats), figures(&memory.stats));
+            assert_eq!(
+                disk.goal.unwrap().depth,
+                memory.goal.as_ref().unwrap().depth
+            );
+            // Nothing is left on disk but the manifest and empty folders.
+            let blocks = fs::read_dir(dir.path().join("blocks")).unwrap().count();
+            assert_eq!(blocks, 0);
+        }
+
+        let deal = pysol::deal(14934, Rules::Standard).unwrap();
+        let game = Game::new(&deal).unwrap();
+        let problem = StageProblem::new(&game, Scope::Stage(2));
+        let leaves = |disk: Option<&Path>| {
+            let mut leaves = Vec::new();
+            let mut search = Layered::new(&problem)
+                .stop(Stop::Exhaust)
+                .jobs(Some(2))
+                .on_leaf(|state, depth| {
+                    leaves.push((problem.fingerprint(state), depth));
+                    ControlFlow::Continue(())
+                });
+            if let Some(dir) = disk {
+                search = search.disk(on_disk(dir), "stage");
+            }
+            let outcome = search.run().unwrap();
+            leaves.sort_unstable();
+            (figures(&outcome.stats), leaves)
+        };
+        let memory = leaves(None);
+        assert_eq!(memory.0.1[0], 50_810);
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(leaves(Some(dir.path())), memory);
+    }
+
+    /// The solver's exhaustive pass (dead ends, the `XX` leaves) counts
+    /// the same on disk, and a disk search stopped twice by a position
+    /// limit resumes to the same counts as an uninterrupted one.
+    #[test]
+    fn a_search_on_disk_stopped_and_resumed_counts_the_same() {
+        use crate::solve::exhaustive::ExhaustiveProblem;
+        let deal = pysol::deal(3, Rules::Standard).unwrap();
+        let game = Game::new(&deal).unwrap();
+        let problem = ExhaustiveProblem::new(&game);
+        let limit = Limits {
+            max_positions: Some(120_000),
+            ..Limits::default()
+        };
+        // The in-memory search stopped part-way is the reference for the
+        // layers it finished.
+        let memory = Layered::new(&problem)
+            .stop(Stop::Exhaust)
+            .limits(limit.clone())
+            .run()
+            .unwrap();
+        let finished = memory.stats.layers.len() - 1;
+        assert!(finished > 3, "{finished} layers");
+        let dir = tempfile::tempdir().unwrap();
+        let mut runs = 0;
+        let stats = loop {
+            runs += 1;
+            let outcome = Layered::new(&problem)
+                .stop(Stop::Exhaust)
+                .jobs(Some(2))
+                .limits(Limits {
+                    max_positions: Some(40_000 * runs),
+                    ..Limits::default()
+                })
+                .disk(on_disk(dir.path()), "pysol 3")
+                .run()
+                .unwrap();
+            assert_eq!(outcome.end, End::Stopped(StopReason::Positions));
+            if runs > 1 {
+                assert!(outcome.stats.resumed_layers > 0);
+            }
+            if outcome.stats.positions >= 120_000 {
+                break outcome.stats;
+            }
+            assert!(runs < 6);
+        };
+        assert!(runs >= 3);
+        // Finished layers the in-memory search finished too count the
+        // same (duplicates apart: they are charged when read).
+        let strip = |l: &LayerStats| LayerStats {
+            duplicates: 0,
+            ..l.clone()
+        };
+        let common = finished.min(stats.layers.len() - 1);
+        assert!(common > 3);
+        for k in 0..common {
+            assert_eq!(
+                strip(&stats.layers[k]),
+                strip(&memory.stats.layers[k]),
+                "layer {k}"
+            );
+        }
+    }
+}
