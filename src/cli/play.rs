@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use spider_analyzer::cards::Card;
 use spider_analyzer::deal::check;
 use spider_analyzer::game::{Game, Move};
-use spider_analyzer::html::{self, play as page};
+use spider_analyzer::html::play as page;
 use spider_analyzer::solve::Limits;
 use spider_analyzer::stats::Interval;
 use spider_analyzer::unknown::blind::{
@@ -68,8 +68,7 @@ pub struct Args {
     /// self-contained; the same page as `analyze --html`).
     #[arg(long, value_name = "OUT.html", requires = "blind")]
     html: Option<PathBuf>,
-    /// Replace the --html file if it exists.
-    #[arg(long, requires = "html")]
+    #[arg(long, requires = "html", help = super::output::FORCE_HELP)]
     force: bool,
 }
 
@@ -80,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(path) = &args.html {
-        html::check_target(path, args.force, &[args.file.as_path()])?;
+        super::output::check(path, &[args.file.as_path()], args.force)?;
     }
     let deal = super::input::load_deal(&args.file)?;
     let name = super::input::name(&args.file);
@@ -236,7 +235,9 @@ fn blind(
             ],
         };
         let text = page::page(&real, &start, &caption, &line);
-        html::write_page(path, &text, args.force, &[args.file.as_path()])?;
+        super::output::write(path, &[args.file.as_path()], args.force, |out| {
+            out.write_all(text.as_bytes())
+        })?;
     }
     if cancel.load(std::sync::atomic::Ordering::Relaxed) {
         return Ok(ExitCode::from(super::EXIT_INTERRUPTED));
