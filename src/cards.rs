@@ -30,7 +30,8 @@ impl Suit {
         ['♠', '♥', '♦', '♣'][self as usize]
     }
 
-    /// The suit named by a letter, in either case.
+    /// The suit named by a letter, in either case, or by its symbol (the
+    /// one the tool prints, `♠ ♥ ♦ ♣`, or the white one, `♤ ♡ ♢ ♧`).
     pub fn from_letter(letter: char) -> Option<Suit> {
         match letter.to_ascii_uppercase() {
             'S' | '♠' | '♤' => Some(Suit::Spades),
@@ -275,6 +276,8 @@ mod tests {
             "as".parse(),
             Ok(CardSlot::Known(Card::new(1, Suit::Spades)))
         );
+        assert_eq!("A♠".parse(), Ok(Card::new(1, Suit::Spades)));
+        assert_eq!("10♥".parse(), Ok(Card::new(10, Suit::Hearts)));
         assert_eq!(
             "7d".parse(),
             Ok(CardSlot::Known(Card::new(7, Suit::Diamonds)))

@@ -24,7 +24,9 @@ mod summary;
 
 use std::path::{Path, PathBuf};
 
-pub use results::{DealKey, Header, Record, RecordWriter, ResultsFile, merge};
+pub use results::{
+    BlindRecord, BlindSettings, DealKey, Header, Record, RecordWriter, ResultsFile, merge,
+};
 pub use run::{BatchConfig, decide, run};
 pub use shard::{DealRange, Shard, Source, numbered_deal};
 pub use summary::{Share, StopCounts, Summary};
@@ -100,6 +102,7 @@ mod test_support {
             line_length: line,
             first_win_seconds: None,
             finished_at: 1000.0 + number as f64,
+            blind: None,
         }
     }
 

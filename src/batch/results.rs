@@ -77,6 +77,42 @@ pub struct Record {
     /// merged summary measure the wall time of a run spread over machines.
     #[serde(default)]
     pub finished_at: f64,
+    /// `batch --hidden`: the deal played blind, beside the verdict with
+    /// every card known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blind: Option<BlindRecord>,
+}
+
+/// A deal played by the blind player (`spider batch --hidden`), with the
+/// settings that played it (a results file holds one set of settings).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BlindRecord {
+    pub won: bool,
+    /// Moves played (deals included).
+    pub moves: usize,
+    /// Times the player sampled and solved.
+    pub decisions: usize,
+    /// Moves played with no plan.
+    pub unplanned_moves: usize,
+    pub runs_removed: usize,
+    pub face_down_left: usize,
+    /// Seconds the game took (one thread at a time: about its CPU time).
+    pub seconds: f64,
+    /// How the game ended (`won`, `no move left`, `no progress`, ...).
+    pub ended: String,
+    pub settings: BlindSettings,
+}
+
+/// The settings of the blind player, as a results file keeps them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlindSettings {
+    pub samples: usize,
+    pub max_positions: Option<u64>,
+    pub max_moves: usize,
+    /// Positions of the lookahead (0: none).
+    #[serde(default)]
+    pub lookahead: usize,
+    pub seed: u64,
 }
 
 /// What makes two records the same deal: a results file holds one record

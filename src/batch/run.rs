@@ -103,6 +103,7 @@ pub fn decide(
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_secs_f64())
             .unwrap_or(0.0),
+        blind: None,
     })
 }
 

@@ -78,8 +78,9 @@ pub struct Args {
     /// Play each deal as a player who cannot see face-down or stock cards
     /// (each move chosen by `spider hint`'s method from a small sample),
     /// and report the share won so beside the share winnable with the
-    /// cards known (see docs/unknown-cards.md).
-    #[arg(long, conflicts_with_all = ["output", "summarize"])]
+    /// cards known (see docs/unknown-cards.md). With -o, each game is
+    /// appended to the results file as it ends, and a rerun resumes.
+    #[arg(long, conflicts_with_all = ["summarize"])]
     hidden: bool,
     /// With --hidden: completions sampled and solved at each decision.
     #[arg(long, value_name = "N", default_value_t = 3, requires = "hidden", value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
@@ -121,7 +122,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             lookahead: args.hidden_lookahead,
             seed: args.seed,
         };
-        return super::hidden::run(&config, &settings, args.jobs, args.json);
+        return super::hidden::run(
+            &config,
+            &settings,
+            args.jobs,
+            args.json,
+            args.output.as_deref(),
+        );
     }
     // A second Ctrl-C stops at once; the results file is still whole.
     let cancel = super::cancel_on_ctrl_c();

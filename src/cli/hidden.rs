@@ -4,7 +4,9 @@
 //! card known. A study, not a proof: the summary gives both shares with
 //! their 95 % Wilson intervals and the settings that produced them.
 
+use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
@@ -12,32 +14,77 @@ use std::time::Instant;
 
 use anyhow::Context;
 use rayon::prelude::*;
-use spider_analyzer::batch::{BatchConfig, numbered_deal};
+use spider_analyzer::batch::{
+    BatchConfig, BlindRecord, BlindSettings, Record, RecordWriter, decide, numbered_deal,
+};
 use spider_analyzer::deal::numbered::SplitMix64;
-use spider_analyzer::solve::{Verdict, analyze};
+use spider_analyzer::solve::Verdict;
 use spider_analyzer::stats::Interval;
-use spider_analyzer::unknown::blind::{HiddenGame, HiddenSettings, play_hidden};
+use spider_analyzer::unknown::blind::{HiddenSettings, play_hidden};
 
-/// One deal of the study.
-#[derive(Clone, Debug, serde::Serialize)]
-struct Played {
-    number: u128,
-    /// The verdict with every card known.
-    known: Verdict,
-    known_seconds: f64,
-    hidden: HiddenGame,
+/// The settings as a results file keeps them.
+fn kept(settings: &HiddenSettings) -> BlindSettings {
+    BlindSettings {
+        samples: settings.samples,
+        max_positions: settings.limits.max_positions,
+        max_moves: settings.max_moves,
+        lookahead: settings.lookahead,
+        seed: settings.seed,
+    }
 }
 
 /// Runs the study on the deals of `config`; `seed` seeds every game's
-/// samples (mixed with the deal's number).
+/// samples (mixed with the deal's number). With `output`, each game's
+/// record is appended to that results file as it ends, and the games
+/// already in it (played with the same settings) are not played again.
 pub fn run(
     config: &BatchConfig,
     settings: &HiddenSettings,
     jobs: Option<usize>,
     json: bool,
+    output: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     config.validate()?;
     let cancel = super::cancel_on_ctrl_c();
+    let (writer, existing) = match output {
+        Some(path) => {
+            let (writer, existing) = RecordWriter::open(path)?;
+            for warning in &existing.warnings {
+                eprintln!("spider: warning: {}: {warning}", path.display());
+            }
+            (Some(writer), existing.records)
+        }
+        None => (None, Vec::new()),
+    };
+    let mine = kept(settings);
+    let mut records: Vec<Record> = Vec::new();
+    for record in existing.into_iter().filter(|r| config.includes(r)) {
+        match &record.blind {
+            Some(blind) if blind.settings != mine => anyhow::bail!(
+                "{}: deal {} was played blind with other settings ({} samples, {} positions, at most {} moves, seed {}): give the same flags, or another results file",
+                output.map_or(String::new(), |p| p.display().to_string()),
+                record.number,
+                blind.settings.samples,
+                blind
+                    .settings
+                    .max_positions
+                    .map_or("no limit on".into(), |m| m.to_string()),
+                blind.settings.max_moves,
+                blind.settings.seed
+            ),
+            Some(_) => records.push(record),
+            None => {}
+        }
+    }
+    let done: HashSet<u128> = records.iter().map(|r| r.number).collect();
+    if !done.is_empty() {
+        eprintln!(
+            "spider: {} of {} deals already played in the results file, {} to go",
+            done.len(),
+            config.len(),
+            config.len().saturating_sub(done.len() as u128)
+        );
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.unwrap_or(0))
         .build()
@@ -51,11 +98,11 @@ pub fn run(
                 return Ok(());
             }
             let number = config.shard.number(config.range, i);
+            if done.contains(&number) {
+                return Ok(());
+            }
             let deal = numbered_deal(config.source, number, config.suits, config.rules)?;
-            let t = Instant::now();
-            let known = analyze(&deal, &config.limits, &cancel)
-                .with_context(|| format!("deal {number}"))?;
-            let known_seconds = t.elapsed().as_secs_f64();
+            let mut record = decide(config, number, &cancel).with_context(|| format!("deal {number}"))?;
             let mut mine = settings.clone();
             mine.seed = SplitMix64::new(settings.seed ^ number as u64).next_u64();
             let hidden =
@@ -71,38 +118,51 @@ pub fn run(
                     hidden.decisions,
                     hidden.seconds,
                     hidden.runs_removed,
-                    known.verdict
+                    record.verdict
                 );
+            }
+            record.blind = Some(BlindRecord {
+                won: hidden.won,
+                moves: hidden.moves,
+                decisions: hidden.decisions,
+                unplanned_moves: hidden.unplanned_moves,
+                runs_removed: hidden.runs_removed,
+                face_down_left: hidden.face_down_left,
+                seconds: hidden.seconds,
+                ended: hidden.ended.to_string(),
+                settings: kept(settings),
+            });
+            if let Some(writer) = &writer {
+                writer.write(&record)?;
             }
             played
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
-                .push(Played {
-                    number,
-                    known: known.verdict,
-                    known_seconds,
-                    hidden,
-                });
+                .push(record);
             Ok(())
         })
     });
     result?;
     let wall = start.elapsed().as_secs_f64();
-    let mut played = played.into_inner().unwrap_or_else(|p| p.into_inner());
+    let played_now = played.into_inner().unwrap_or_else(|p| p.into_inner());
+    let played_now_count = played_now.len();
+    let mut played = records;
+    played.extend(played_now);
     played.sort_by_key(|p| p.number);
+    let blind = |p: &Record| p.blind.clone().expect("only blind records are kept");
 
     let n = played.len();
-    let won = played.iter().filter(|p| p.hidden.won).count();
+    let won = played.iter().filter(|p| blind(p).won).count();
     let winnable = played
         .iter()
-        .filter(|p| p.known == Verdict::Winnable)
+        .filter(|p| p.verdict == Verdict::Winnable)
         .count();
     let undecided = played
         .iter()
-        .filter(|p| p.known == Verdict::Undecided)
+        .filter(|p| p.verdict == Verdict::Undecided)
         .count();
-    let hidden_seconds: f64 = played.iter().map(|p| p.hidden.seconds).sum();
-    let known_seconds: f64 = played.iter().map(|p| p.known_seconds).sum();
+    let hidden_seconds: f64 = played.iter().map(|p| blind(p).seconds).sum();
+    let known_seconds: f64 = played.iter().map(|p| p.seconds).sum();
     let mut out = std::io::stdout().lock();
     if json {
         let json = serde_json::json!({
@@ -124,6 +184,8 @@ pub fn run(
             "known_undecided": undecided,
             "blind_seconds": hidden_seconds,
             "known_seconds": known_seconds,
+            "blind_seconds_per_game": if n > 0 { hidden_seconds / n as f64 } else { 0.0 },
+            "played_this_run": played_now_count,
             "wall_seconds": wall,
             "games": played,
         });
@@ -153,8 +215,8 @@ pub fn run(
                 String::new()
             }
         )?;
-        let moves: Vec<usize> = played.iter().map(|p| p.hidden.moves).collect();
-        let decisions: usize = played.iter().map(|p| p.hidden.decisions).sum();
+        let moves: Vec<usize> = played.iter().map(|p| blind(p).moves).collect();
+        let decisions: usize = played.iter().map(|p| blind(p).decisions).sum();
         writeln!(
             out,
             "blind play           {} moves, {} decisions in all; {:.1} s of solver time ({:.1} s with the cards known), wall {:.1} s",
@@ -163,6 +225,15 @@ pub fn run(
             hidden_seconds,
             known_seconds,
             wall
+        )?;
+        writeln!(
+            out,
+            "CPU per game         {:.1} s played blind (each game runs on one thread at a time, so its seconds are about its CPU time); {played_now_count} games played this run",
+            if n > 0 {
+                hidden_seconds / n as f64
+            } else {
+                0.0
+            }
         )?;
         writeln!(
             out,
@@ -179,7 +250,13 @@ pub fn run(
     }
     out.flush()?;
     if cancel.load(Ordering::Relaxed) {
-        eprintln!("spider: interrupted; the summary covers the deals finished");
+        eprintln!(
+            "spider: interrupted; the summary covers the deals finished{}",
+            match output {
+                Some(path) => format!("; rerun with --output {} to continue", path.display()),
+                None => "; use --output FILE to keep the games across runs".into(),
+            }
+        );
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)

@@ -17,6 +17,7 @@ mod hidden;
 mod hint;
 mod input;
 pub(crate) mod output;
+mod play;
 mod queens;
 mod quiz;
 mod replay;
@@ -82,6 +83,8 @@ enum Command {
     Replay(replay::Args),
     /// The move to play now, for a player who cannot see the XX cards.
     Hint(hint::Args),
+    /// A companion for a live game: the move to play, then the cards it turned up; or --blind, a whole game played blind.
+    Play(play::Args),
     /// Count the solutions of the N-queens puzzle with the search engine.
     Queens(queens::Args),
     /// Solve a self-referential multiple-choice quiz with the search engine.
@@ -114,6 +117,7 @@ pub fn main() -> ExitCode {
         Command::Batch(args) => batch::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Hint(args) => hint::run(args),
+        Command::Play(args) => play::run(args),
         Command::Queens(args) => queens::run(args),
         Command::Quiz(args) => quiz::run(args),
     };

@@ -239,6 +239,14 @@ impl Position {
         (n > 0).then(|| self.cards[self.start_of(pile) + n - 1])
     }
 
+    /// Unknown cards face up (those a reveal turned up), on all piles.
+    pub fn unknown_face_up(&self) -> usize {
+        self.cards[..self.total_up()]
+            .iter()
+            .filter(|&&c| c == UNKNOWN_FACE)
+            .count()
+    }
+
     /// Face-up cards on `pile` (0-based).
     pub fn face_up_count(&self, pile: usize) -> usize {
         self.up[pile] as usize
@@ -848,6 +856,46 @@ impl Game {
             position: next,
             reveals,
         }
+    }
+
+    /// A reveal with its unknown face-up cards filled in: `cards` in pile
+    /// order, one for each unknown face-up card of `position` (pile 1's
+    /// first), then settled as play would have done (a K..A run the card
+    /// completes is removed, and a face-down card it uncovers turns up). The
+    /// step's reveals are the `XX` slots that settling turned up, if any (a
+    /// further reveal, to be filled the same way). For a player who learns
+    /// the faces as they turn up: the game itself stays masked.
+    pub fn fill_revealed(&self, position: &Position, cards: &[Card]) -> Result<Step, ShapeError> {
+        let unknown = position.cards[..position.total_up()]
+            .iter()
+            .filter(|&&c| c == UNKNOWN_FACE)
+            .count();
+        if unknown != cards.len() {
+            return Err(ShapeError(format!(
+                "{unknown} unknown cards are face up, {} cards given",
+                cards.len()
+            )));
+        }
+        let mut next = position.clone();
+        let mut fill = cards.iter();
+        let mut touched = [false; PILES];
+        for (pile, touched) in touched.iter_mut().enumerate() {
+            let start = next.start_of(pile);
+            for at in start..start + next.up[pile] as usize {
+                if next.cards[at] == UNKNOWN_FACE {
+                    next.cards[at] = fill.next().expect("counted above").index();
+                    *touched = true;
+                }
+            }
+        }
+        let mut reveals = Reveals::default();
+        for pile in (0..PILES).filter(|&p| touched[p]) {
+            self.settle(&mut next, pile, &mut reveals);
+        }
+        Ok(Step {
+            position: next,
+            reveals,
+        })
     }
 
     /// Removes a completed run from the top of `pile`, and turns up the top

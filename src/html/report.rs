@@ -226,6 +226,7 @@ mod tests {
             line_length: line,
             first_win_seconds: None,
             finished_at: 0.0,
+            blind: None,
         }
     }
 

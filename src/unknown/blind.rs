@@ -1,11 +1,12 @@
-//! Playing a deal without seeing it: at each step the player knows only the
-//! face-up cards (and which cards are still unseen), picks a move by the
-//! hint ([`super::hint`], hindsight optimisation), and plays it in the real
-//! deal, which turns up the real cards. How often that wins, beside how
-//! often the deal can be won with every card known, is the study of
-//! `spider batch --hidden`.
+//! Playing a deal without seeing it. A player is a [`Policy`]: it is given
+//! a [`View`] (what a player sees, no hidden card in it) and chooses a
+//! move; it is told what the move turned up. [`play_blind`] drives a game:
+//! the [`Referee`] holds the real deal, plays each chosen move on it and
+//! hands the player the next view. How often that wins, beside how often
+//! the deal can be won with every card known, is the study of `spider
+//! batch --hidden`; `spider play` uses the same player.
 //!
-//! The player, step by step:
+//! [`Hop`], the player by hindsight optimisation, step by step:
 //!
 //! 1. When it has no plan: it writes the position as it sees it (every
 //!    face-down and stock card `XX`, the candidates being the cards not yet
@@ -28,27 +29,70 @@
 //!
 //! It stops when the game is won, when no move is left, or after
 //! `max_moves` moves. This is the cheap form of the hint (first moves
-//! only, [`super::hint::Method::FirstMoves`]); it peeks at nothing: the
-//! samples are drawn from the cards not yet seen, whatever the real deal
-//! holds.
+//! only, [`super::hint::Method::FirstMoves`]); it peeks at nothing: it
+//! reads only the views it is given, and the samples are drawn from the
+//! cards not yet seen.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::deal::check;
-use crate::deal::numbered::SplitMix64;
-use crate::deal::{Deal, ShapeError};
-use crate::game::Move;
+use rayon::prelude::*;
 
-use super::hint::{Play, kind};
+use crate::cards::Card;
+use crate::deal::Deal;
+use crate::deal::ShapeError;
+use crate::deal::numbered::SplitMix64;
+use crate::game::Move;
+use crate::stats::Interval;
+
+use super::hint::kind;
+use super::referee::Referee;
 use super::sample::draw;
+use super::view::View;
 use crate::solve::{Limits, SolveError, Verdict, analyze_unshortened, score};
 
 /// Moves without a plan after which the player samples again.
 const UNPLANNED_RESAMPLE: usize = 20;
 /// Moves without a plan in a row after which the game is given up.
 const UNPLANNED_GIVE_UP: usize = 200;
+
+/// A player who sees only what a player sees.
+pub trait Policy {
+    /// The move to play in `view`, or `None` when the player has none (no
+    /// legal move, or it gives up: see [`Policy::stats`]).
+    fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError>;
+    /// `mv` was played from the last view chosen in, which led to
+    /// `view_after`, turning up `turned` (pile order; empty when nothing
+    /// turned up).
+    fn observe(&mut self, mv: Move, view_after: &View, turned: &[Card]);
+    /// What the player did so far.
+    fn stats(&self) -> PolicyStats {
+        PolicyStats::default()
+    }
+}
+
+/// A move chosen, with the player's estimate of the chance to win after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub mv: Move,
+    /// The estimated chance to win playing it (`None`: no estimate, e.g. a
+    /// move chosen by the heuristic with no winning line found).
+    pub win_estimate: Option<Interval>,
+    /// Other moves considered, best first, with their estimates.
+    pub alternatives: Vec<(Move, Option<Interval>)>,
+}
+
+/// Counts a policy keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PolicyStats {
+    /// Times it sampled and solved.
+    pub decisions: usize,
+    /// Moves chosen with no plan (by the heuristic).
+    pub unplanned_moves: usize,
+    /// Whether it gave up (no progress).
+    pub gave_up: bool,
+}
 
 /// How the hidden player plays.
 #[derive(Clone, Debug)]
@@ -68,9 +112,33 @@ pub struct HiddenSettings {
     pub seed: u64,
 }
 
+/// One move of a blind game.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PlayedMove {
+    /// 1-based.
+    pub number: usize,
+    #[serde(rename = "move", serialize_with = "as_string")]
+    pub mv: Move,
+    /// The move for people, in the position before it.
+    pub words: String,
+    /// The cards it turned up, pile order (see [`Referee::play`]).
+    #[serde(serialize_with = "cards_as_strings")]
+    pub turned: Vec<Card>,
+    /// The player's estimated chance to win, when it had one.
+    pub win_estimate: Option<Interval>,
+}
+
+fn as_string<S: serde::Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&mv.to_string())
+}
+
+fn cards_as_strings<S: serde::Serializer>(cards: &[Card], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(cards.iter().map(|c| c.to_string()))
+}
+
 /// How a game played without seeing ended.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct HiddenGame {
+pub struct BlindGame {
     pub won: bool,
     /// Moves played (deals included).
     pub moves: usize,
@@ -85,149 +153,275 @@ pub struct HiddenGame {
     /// `won`, `no move left`, `no progress` (200 moves in a row without a
     /// plan), `move limit` or `cancelled`.
     pub ended: &'static str,
+    /// Every move played, in order.
+    #[serde(skip)]
+    pub log: Vec<PlayedMove>,
 }
 
-/// Plays `deal` (every card known to the referee) as a player who sees
-/// only the face-up cards.
-pub fn play_hidden(
-    deal: &Deal,
-    settings: &HiddenSettings,
+/// Plays the referee's deal with `policy` until it is won, the policy has
+/// no move, `max_moves` moves were played or `cancel` is set; `on_move`
+/// sees each move as it is played.
+pub fn play_blind(
+    referee: &mut Referee,
+    policy: &mut dyn Policy,
+    max_moves: usize,
     cancel: &AtomicBool,
-) -> Result<HiddenGame, SolveError> {
+    on_move: &mut dyn FnMut(&PlayedMove),
+) -> Result<BlindGame, SolveError> {
     let start = Instant::now();
-    let mut play = Play::new(deal)?;
-    let mut rng = SplitMix64::new(settings.seed);
-    let mut plans: Vec<Vec<Move>> = Vec::new();
-    let mut seen = HashSet::new();
-    seen.insert(play.game().key(play.position()));
-    let (mut moves, mut decisions, mut unplanned, mut unplanned_run) = (0, 0, 0, 0);
-    // Whether the plans are up to date with what has been seen.
-    let mut fresh = false;
-    // Whether the plan is the lookahead's line rather than solved wins.
-    let mut looked_ahead = false;
+    let mut log = Vec::new();
     let ended = loop {
-        if play.position().is_won() {
+        if referee.is_won() {
             break "won";
         }
         if cancel.load(Ordering::Relaxed) {
             break "cancelled";
         }
-        if moves >= settings.max_moves {
+        if log.len() >= max_moves {
             break "move limit";
         }
-        // Lost in moves without a plan: sample again from here (the
-        // position has changed, a solver may now find a win), and give up
-        // when that keeps failing.
-        if plans.is_empty() && fresh && unplanned_run >= UNPLANNED_RESAMPLE {
-            if unplanned_run >= UNPLANNED_GIVE_UP {
-                break "no progress";
+        let view = referee.view().clone();
+        let Some(choice) = policy.choose(&view, cancel)? else {
+            if cancel.load(Ordering::Relaxed) {
+                break "cancelled";
             }
-            if unplanned_run % UNPLANNED_RESAMPLE == 0 {
-                fresh = false;
-            }
-        }
-        if plans.is_empty() && !fresh {
-            plans = sample_plans(&play, settings, &mut rng, cancel)?;
-            decisions += 1;
-            fresh = true;
-        }
-        let legal = play.moves();
-        if plans.is_empty() && settings.lookahead > 0 {
-            // The position as seen, with every hidden card XX: the
-            // lookahead reads nothing else.
-            let view = play.hidden_view()?;
-            if let Some(line) = super::lookahead::best_line(&view, settings.lookahead, &seen)?
-                && !line.moves.is_empty()
-            {
-                unplanned += line.moves.len();
-                unplanned_run = 0;
-                looked_ahead = true;
-                plans.push(line.moves);
-            }
-        }
-        let chosen = if plans.is_empty() {
-            unplanned += 1;
-            unplanned_run += 1;
-            legal
-                .iter()
-                .copied()
-                .map(|mv| {
-                    let mut next = play.clone();
-                    next.apply(mv);
-                    (mv, next)
-                })
-                .filter(|(_, next)| !seen.contains(&next.game().key(next.position())))
-                .max_by_key(|(mv, next)| (score(next.position()), kind(play.position(), *mv)))
-                .map(|(mv, _)| mv)
-        } else {
-            if !looked_ahead {
-                unplanned_run = 0;
-            }
-            let votes = |mv: Move| plans.iter().filter(|p| p[0] == mv).count();
-            legal
-                .iter()
-                .copied()
-                .filter(|&mv| votes(mv) > 0)
-                .max_by_key(|&mv| (votes(mv), kind(play.position(), mv)))
+            break if policy.stats().gave_up {
+                "no progress"
+            } else {
+                "no move left"
+            };
         };
-        let Some(mv) = chosen else {
-            break "no move left";
+        let words = view.describe(choice.mv);
+        let turned = referee.play(choice.mv).map_err(|e| {
+            SolveError::Shape(ShapeError(format!("the player's move {}: {e}", choice.mv)))
+        })?;
+        policy.observe(choice.mv, referee.view(), &turned);
+        let played = PlayedMove {
+            number: log.len() + 1,
+            mv: choice.mv,
+            words,
+            turned,
+            win_estimate: choice.win_estimate,
         };
-        plans.retain(|p| p[0] == mv);
-        for plan in &mut plans {
-            plan.remove(0);
-        }
-        plans.retain(|p| !p.is_empty());
-        let turned = play.apply(mv);
-        moves += 1;
-        seen.insert(play.game().key(play.position()));
-        if turned > 0 {
-            plans.clear();
-            fresh = false;
-        }
-        if plans.is_empty() {
-            looked_ahead = false;
-        }
+        on_move(&played);
+        log.push(played);
     };
-    Ok(HiddenGame {
-        won: play.position().is_won(),
-        moves,
-        decisions,
-        unplanned_moves: unplanned,
-        runs_removed: play.position().runs_removed(),
-        face_down_left: play.position().face_down_total(),
+    let stats = policy.stats();
+    let view = referee.view();
+    Ok(BlindGame {
+        won: referee.is_won(),
+        moves: log.len(),
+        decisions: stats.decisions,
+        unplanned_moves: stats.unplanned_moves,
+        runs_removed: view.position().runs_removed(),
+        face_down_left: view.position().face_down_total(),
         seconds: start.elapsed().as_secs_f64(),
         ended,
+        log,
     })
 }
 
-/// The winning lines of `settings.samples` completions of the position as
-/// the player sees it, each solved with its cards known.
-fn sample_plans(
-    play: &Play,
+/// Plays `deal` (every card known to the referee) with [`Hop`] under
+/// `settings`.
+pub fn play_hidden(
+    deal: &Deal,
     settings: &HiddenSettings,
-    rng: &mut SplitMix64,
     cancel: &AtomicBool,
-) -> Result<Vec<Vec<Move>>, SolveError> {
-    let view = play.hidden_view()?;
-    let candidates = check::check(&view).candidates();
-    if candidates.len() != view.unknown_places().len() {
-        return Err(SolveError::Shape(ShapeError(format!(
-            "the position as seen has {} unknown cards but {} unseen cards",
-            view.unknown_places().len(),
-            candidates.len()
-        ))));
-    }
-    let mut plans = Vec::new();
-    for _ in 0..settings.samples {
-        let filled = view.with_unknowns_filled(&draw(&candidates, rng))?;
-        let analysis = analyze_unshortened(&filled, &settings.limits, cancel)?;
-        if analysis.verdict == Verdict::Winnable
-            && let Some(line) = analysis.line
-            && !line.is_empty()
-        {
-            plans.push(line);
+) -> Result<BlindGame, SolveError> {
+    let mut referee =
+        Referee::new(deal).map_err(|e| SolveError::Shape(ShapeError(e.to_string())))?;
+    let mut hop = Hop::new(settings.clone());
+    play_blind(
+        &mut referee,
+        &mut hop,
+        settings.max_moves,
+        cancel,
+        &mut |_| {},
+    )
+}
+
+/// The player by hindsight optimisation (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Hop {
+    settings: HiddenSettings,
+    rng: SplitMix64,
+    /// Winning lines of sampled completions that agree with every move
+    /// played since they were found.
+    plans: Vec<Vec<Move>>,
+    /// Completions drawn at the last decision (the plans' denominator).
+    drawn: usize,
+    /// Positions reached in this game (keys of the views).
+    seen: HashSet<u128>,
+    /// Whether the plans are up to date with what has been seen.
+    fresh: bool,
+    /// Whether the plan is the lookahead's line rather than solved wins.
+    looked_ahead: bool,
+    unplanned_run: usize,
+    stats: PolicyStats,
+}
+
+impl Hop {
+    pub fn new(settings: HiddenSettings) -> Hop {
+        Hop {
+            rng: SplitMix64::new(settings.seed),
+            settings,
+            plans: Vec::new(),
+            drawn: 0,
+            seen: HashSet::new(),
+            fresh: false,
+            looked_ahead: false,
+            unplanned_run: 0,
+            stats: PolicyStats::default(),
         }
     }
-    Ok(plans)
+
+    /// The winning lines of `settings.samples` completions of `view`, each
+    /// solved with its cards known (in parallel on the current rayon pool;
+    /// the completions are drawn in order first, so the result does not
+    /// depend on the threads).
+    fn sample_plans(
+        &mut self,
+        view: &View,
+        cancel: &AtomicBool,
+    ) -> Result<Vec<Vec<Move>>, SolveError> {
+        let masked = view.deal();
+        let candidates = view.unseen();
+        if candidates.len() != view.hidden_count() {
+            return Err(SolveError::Shape(ShapeError(format!(
+                "the position as seen has {} unknown cards but {} unseen cards",
+                view.hidden_count(),
+                candidates.len()
+            ))));
+        }
+        let fills: Vec<Vec<Card>> = (0..self.settings.samples)
+            .map(|_| draw(&candidates, &mut self.rng))
+            .collect();
+        let limits = &self.settings.limits;
+        let lines = fills
+            .par_iter()
+            .map(|fill| {
+                let filled = masked.with_unknowns_filled(fill)?;
+                let analysis = analyze_unshortened(&filled, limits, cancel)?;
+                Ok(match analysis.line {
+                    Some(line) if analysis.verdict == Verdict::Winnable && !line.is_empty() => {
+                        Some(line)
+                    }
+                    _ => None,
+                })
+            })
+            .collect::<Result<Vec<_>, SolveError>>()?;
+        self.drawn = fills.len();
+        Ok(lines.into_iter().flatten().collect())
+    }
+}
+
+impl Policy for Hop {
+    fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError> {
+        if view.is_won() {
+            return Ok(None);
+        }
+        self.seen.insert(view.key());
+        // Lost in moves without a plan: sample again from here (the
+        // position has changed, a solver may now find a win), and give up
+        // when that keeps failing.
+        if self.plans.is_empty() && self.fresh && self.unplanned_run >= UNPLANNED_RESAMPLE {
+            if self.unplanned_run >= UNPLANNED_GIVE_UP {
+                self.stats.gave_up = true;
+                return Ok(None);
+            }
+            if self.unplanned_run.is_multiple_of(UNPLANNED_RESAMPLE) {
+                self.fresh = false;
+            }
+        }
+        if self.plans.is_empty() && !self.fresh {
+            self.plans = self.sample_plans(view, cancel)?;
+            self.stats.decisions += 1;
+            self.fresh = true;
+        }
+        if self.plans.is_empty() && self.settings.lookahead > 0 {
+            // The position as seen, every hidden card XX: the lookahead
+            // reads nothing else.
+            let seen_deal = view.deal();
+            if let Some(line) =
+                super::lookahead::best_line(&seen_deal, self.settings.lookahead, &self.seen)?
+                && !line.moves.is_empty()
+            {
+                self.stats.unplanned_moves += line.moves.len();
+                self.unplanned_run = 0;
+                self.looked_ahead = true;
+                self.plans.push(line.moves);
+            }
+        }
+        let legal = view.moves();
+        let (game, position) = (view.game(), view.position());
+        if self.plans.is_empty() {
+            let scored: Vec<(Move, i32)> = legal
+                .iter()
+                .map(|&mv| (mv, game.apply(position, mv).position))
+                .filter(|(_, next)| !self.seen.contains(&game.key(next)))
+                .map(|(mv, next)| (mv, score(&next)))
+                .collect();
+            let best = scored
+                .iter()
+                .max_by_key(|(mv, s)| (*s, kind(position, *mv)))
+                .map(|&(mv, _)| mv);
+            let Some(mv) = best else {
+                return Ok(None);
+            };
+            self.stats.unplanned_moves += 1;
+            self.unplanned_run += 1;
+            return Ok(Some(Choice {
+                mv,
+                win_estimate: None,
+                alternatives: Vec::new(),
+            }));
+        }
+        if !self.looked_ahead {
+            self.unplanned_run = 0;
+        }
+        let votes = |mv: Move| self.plans.iter().filter(|p| p[0] == mv).count();
+        let mut ranked: Vec<Move> = legal.iter().copied().filter(|&mv| votes(mv) > 0).collect();
+        // Stable: equal moves keep the order of `Game::moves`; max_by_key
+        // took the last of equals, so reverse first to match it.
+        ranked.reverse();
+        ranked.sort_by_key(|&m| std::cmp::Reverse((votes(m), kind(position, m))));
+        let Some(&mv) = ranked.first() else {
+            return Ok(None);
+        };
+        // A lookahead line is no solved win: no estimate.
+        let estimate = |mv: Move| {
+            if self.looked_ahead {
+                None
+            } else {
+                Interval::of(votes(mv), self.drawn)
+            }
+        };
+        Ok(Some(Choice {
+            mv,
+            win_estimate: estimate(mv),
+            alternatives: ranked[1..].iter().map(|&m| (m, estimate(m))).collect(),
+        }))
+    }
+
+    fn observe(&mut self, mv: Move, view_after: &View, turned: &[Card]) {
+        self.seen.insert(view_after.key());
+        if turned.is_empty() {
+            self.plans.retain(|p| p[0] == mv);
+            for plan in &mut self.plans {
+                plan.remove(0);
+            }
+            self.plans.retain(|p| !p.is_empty());
+        } else {
+            // News the plans did not know: sample again.
+            self.plans.clear();
+            self.fresh = false;
+        }
+        if self.plans.is_empty() {
+            self.looked_ahead = false;
+        }
+    }
+
+    fn stats(&self) -> PolicyStats {
+        self.stats
+    }
 }

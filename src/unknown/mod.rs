@@ -8,14 +8,18 @@
 //! - [`sample`]: a seeded uniform sample of them when there are too many,
 //!   with the winnable share and its interval;
 //! - [`hint`]: the share of completions a win starts with each move;
-//! - [`blind`]: a player that sees only what a player sees, and a referee
-//!   that plays its moves on the real deal.
+//! - [`view`]: what a player sees (no hidden card in it), and
+//!   [`referee`]: the real deal, which plays the player's moves;
+//! - [`blind`]: the player interface ([`blind::Policy`]), the player by
+//!   hindsight optimisation and the game between player and referee.
 
 pub mod blind;
 pub mod completions;
 mod decided;
 pub mod hint;
 pub mod lookahead;
+pub mod referee;
 pub mod sample;
+pub mod view;
 
 pub use decided::{Completion, CompletionError, Decided, SampleSummary};

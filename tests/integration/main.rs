@@ -4,6 +4,7 @@
 
 mod analyze;
 mod batch;
+mod blind_play;
 mod deal_files;
 mod explore;
 mod graph;

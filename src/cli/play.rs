@@ -1,0 +1,401 @@
+//! `spider play FILE`: a companion for a live game, or (`--blind`) a whole
+//! game played by the blind player against a deal whose every card is
+//! known. The player ([`spider_analyzer::unknown::blind::Hop`]) is given
+//! only a [`View`]: what a player at the table sees.
+//!
+//! Live: it prints the move to play with the estimated chance to win; when
+//! the move turns up cards (a face-down card uncovered, a deal) it asks
+//! which, reading standard input (a terminal or a pipe), checks them
+//! against the cards still unseen and goes on. It assumes the move it
+//! printed is the move played.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use spider_analyzer::cards::Card;
+use spider_analyzer::deal::check;
+use spider_analyzer::game::{Game, Move};
+use spider_analyzer::html::play as page;
+use spider_analyzer::solve::Limits;
+use spider_analyzer::stats::Interval;
+use spider_analyzer::unknown::blind::{
+    Choice, HiddenSettings, Hop, PlayedMove, Policy, play_blind,
+};
+use spider_analyzer::unknown::referee::Referee;
+use spider_analyzer::unknown::view::{View, ViewError};
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = super::exit_codes!(
+    "0  the game is won",
+    "1  no move left (or, --blind, the game is lost)",
+    "2  bad usage or bad input (file, line and column)",
+    "3  end of input before the game ended (live mode)",
+))]
+pub struct Args {
+    /// The deal file (YAML, or CLIPS facts): as the player sees it (every
+    /// card never seen written `XX`), or with --blind every card known.
+    file: PathBuf,
+    /// Play the whole game as a player who sees only face-up cards,
+    /// against the cards of FILE (every card must be known).
+    #[arg(long)]
+    blind: bool,
+    /// Completions sampled and solved at each decision.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    samples: u64,
+    /// Stop each solve of a sampled completion after N positions (a budget
+    /// in work: the same moves on any machine).
+    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    max_positions: u64,
+    /// With no solved plan, play the best line of moves that turn up
+    /// nothing before one that does, searched within N positions (0: the
+    /// move whose position scores best).
+    #[arg(long, value_name = "N", default_value_t = 5_000)]
+    lookahead: usize,
+    /// Seed of the samples (the same seed plays the same game).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Give up after this many moves.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    max_moves: usize,
+    /// Threads for the sampled solves, 1 to 1024 (default: all cores).
+    #[arg(short, long, value_name = "N", value_parser = super::flags::jobs)]
+    jobs: Option<usize>,
+    /// With --blind: print the move log as JSON.
+    #[arg(long, requires = "blind")]
+    json: bool,
+    /// With --blind: write the page that plays the game (HTML,
+    /// self-contained; the same page as `analyze --html`).
+    #[arg(long, value_name = "OUT.html", requires = "blind")]
+    html: Option<PathBuf>,
+    #[arg(long, requires = "html", help = super::output::FORCE_HELP)]
+    force: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !args.blind && super::input::is_stdin(&args.file) {
+        anyhow::bail!(
+            "the live game reads the cards turned up from standard input: give the deal as a file, not `-`"
+        );
+    }
+    if let Some(path) = &args.html {
+        super::output::check(path, &[args.file.as_path()], args.force)?;
+    }
+    let deal = super::input::load_deal(&args.file)?;
+    let name = super::input::name(&args.file);
+    Game::new(&deal).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let report = check::check(&deal);
+    if !report.consistent {
+        anyhow::bail!(
+            "{name}: the deal is inconsistent, so the unseen cards are not known: see `spider check {name}`"
+        );
+    }
+    let settings = HiddenSettings {
+        samples: args.samples as usize,
+        limits: Limits {
+            max_positions: Some(args.max_positions),
+            memory_limit: super::flags::MemoryLimit::Auto
+                .per_search(super::flags::threads(args.jobs)),
+            ..Limits::default()
+        },
+        max_moves: args.max_moves,
+        lookahead: args.lookahead,
+        seed: args.seed,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build()?;
+    if args.blind {
+        let referee = Referee::new(&deal).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        pool.install(|| blind(&args, &name, referee, &settings))
+    } else {
+        let view = View::of(&deal).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        pool.install(|| live(&args, &name, view, &settings))
+    }
+}
+
+/// `63 %` or `63 % (20–90 %)` for a share of a few samples.
+fn chance(estimate: Option<Interval>) -> String {
+    match estimate {
+        Some(i) => format!(
+            "about {:.0} % ({:.0}–{:.0} %)",
+            i.share * 100.0,
+            i.low * 100.0,
+            i.high * 100.0
+        ),
+        None => "not known (no sampled completion was won)".into(),
+    }
+}
+
+fn cards_text(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(|c| c.pretty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn blind(
+    args: &Args,
+    name: &str,
+    mut referee: Referee,
+    settings: &HiddenSettings,
+) -> anyhow::Result<ExitCode> {
+    let cancel = super::cancel_on_ctrl_c();
+    let mut hop = Hop::new(settings.clone());
+    let mut out = std::io::stdout().lock();
+    if !args.json {
+        writeln!(
+            out,
+            "{name}: played blind (the player sees only face-up cards), seed {}",
+            args.seed
+        )?;
+        writeln!(out, "{}", referee.view())?;
+    }
+    let json = args.json;
+    let mut write_error = None;
+    let game = play_blind(
+        &mut referee,
+        &mut hop,
+        settings.max_moves,
+        &cancel,
+        &mut |played: &PlayedMove| {
+            if json {
+                return;
+            }
+            let mut line = format!(
+                "{:>4}. {:<8} {}  [chance {}]",
+                played.number,
+                played.mv.to_string(),
+                played.words,
+                match played.win_estimate {
+                    Some(i) => format!("{:.0} %", i.share * 100.0),
+                    None => "?".into(),
+                }
+            );
+            if !played.turned.is_empty() {
+                line.push_str(&format!(
+                    "\n      turned up: {}",
+                    cards_text(&played.turned)
+                ));
+            }
+            if let Err(e) = writeln!(out, "{line}") {
+                write_error.get_or_insert(e);
+            }
+        },
+    )?;
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    if json {
+        let report = serde_json::json!({
+            "file": name,
+            "seed": args.seed,
+            "samples": args.samples,
+            "max_positions": args.max_positions,
+            "won": game.won,
+            "ended": game.ended,
+            "moves": game.moves,
+            "decisions": game.decisions,
+            "unplanned_moves": game.unplanned_moves,
+            "runs_removed": game.runs_removed,
+            "face_down_left": game.face_down_left,
+            "seconds": game.seconds,
+            "log": game.log,
+        });
+        serde_json::to_writer_pretty(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        writeln!(
+            out,
+            "{} after {} moves ({}): {} runs removed, {} cards face down, {} decisions, {:.1} s",
+            if game.won { "won" } else { "lost" },
+            game.moves,
+            game.ended,
+            game.runs_removed,
+            game.face_down_left,
+            game.decisions,
+            game.seconds
+        )?;
+    }
+    out.flush()?;
+    if let Some(path) = &args.html {
+        let start = referee.start().clone();
+        let real = Game::new(&start)?;
+        let line: Vec<Move> = game.log.iter().map(|p| p.mv).collect();
+        let caption = page::Caption {
+            title: format!("{name}: played blind, seed {}", args.seed),
+            lines: vec![
+                format!(
+                    "The player saw only face-up cards; it {} after {} moves.",
+                    if game.won { "won" } else { "lost" },
+                    game.moves
+                ),
+                "Step with the buttons, the arrow keys or the slider; the moved cards are yellow, a card that turned up is marked blue.".into(),
+            ],
+        };
+        let text = page::page(&real, &start, &caption, &line);
+        super::output::write(path, &[args.file.as_path()], args.force, |out| {
+            out.write_all(text.as_bytes())
+        })?;
+    }
+    if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        return Ok(ExitCode::from(super::EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::from(if game.won { 0 } else { 1 }))
+}
+
+/// Reads whitespace- or comma-separated cards; `None` at end of input.
+fn read_cards(input: &mut impl BufRead) -> anyhow::Result<Option<Result<Vec<Card>, String>>> {
+    let mut line = String::new();
+    if input.read_line(&mut line)? == 0 {
+        return Ok(None);
+    }
+    Ok(Some(
+        line.split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .map(|t| {
+                t.parse::<Card>()
+                    .map_err(|_| format!("`{t}` is not a card (write cards like 7h, 10S, A♠)"))
+            })
+            .collect(),
+    ))
+}
+
+fn live(
+    args: &Args,
+    name: &str,
+    mut view: View,
+    settings: &HiddenSettings,
+) -> anyhow::Result<ExitCode> {
+    let cancel = super::cancel_on_ctrl_c();
+    let mut hop = Hop::new(settings.clone());
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{name}: {} card{} not seen yet; seed {} (--seed {} gives the same moves)",
+        view.hidden_count(),
+        if view.hidden_count() == 1 { "" } else { "s" },
+        args.seed,
+        args.seed
+    )?;
+    writeln!(out, "{view}")?;
+    let mut played = 0usize;
+    loop {
+        if view.is_won() {
+            writeln!(out, "the game is won after {played} moves")?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        if played >= args.max_moves {
+            writeln!(out, "stopped: {played} moves played (--max-moves)")?;
+            return Ok(ExitCode::from(1));
+        }
+        let Some(Choice {
+            mv, win_estimate, ..
+        }) = hop.choose(&view, &cancel)?
+        else {
+            if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                return Ok(ExitCode::from(super::EXIT_INTERRUPTED));
+            }
+            if hop.stats().gave_up {
+                writeln!(
+                    out,
+                    "no move to suggest: 200 moves in a row without a winning line in any sample; the game looks lost"
+                )?;
+            } else {
+                writeln!(out, "no move left: the game is lost")?;
+            }
+            return Ok(ExitCode::from(1));
+        };
+        played += 1;
+        writeln!(out, "move {played}: {mv}  ({})", view.describe(mv))?;
+        writeln!(out, "  chance to win from here: {}", chance(win_estimate))?;
+        let count = view.turns_up(mv)?;
+        let mut turned: Vec<Card> = Vec::new();
+        let mut asked = count;
+        let next = loop {
+            if turned.len() >= asked {
+                match view.after(mv, &turned) {
+                    Ok(next) => break next,
+                    Err(ViewError::NotEnough { needed, .. }) => {
+                        writeln!(
+                            out,
+                            "  the deal completed a run, which uncovered {} more card{}",
+                            needed - turned.len(),
+                            if needed - turned.len() == 1 { "" } else { "s" }
+                        )?;
+                        asked = needed;
+                        continue;
+                    }
+                    Err(err) => {
+                        writeln!(out, "  {err}; again, please")?;
+                        turned.clear();
+                        asked = count;
+                        continue;
+                    }
+                }
+            }
+            let want = asked - turned.len();
+            if mv == Move::Deal && turned.is_empty() {
+                write!(out, "  which {want} cards were dealt, pile 1 to 10? ")?;
+            } else if want == 1 {
+                write!(out, "  which card turned up? ")?;
+            } else {
+                write!(out, "  which {want} cards turned up, pile by pile? ")?;
+            }
+            out.flush()?;
+            let Some(answer) = read_cards(&mut input)? else {
+                writeln!(out)?;
+                writeln!(
+                    out,
+                    "end of input: stopped after {played} move{} suggested; {} runs removed, {} cards not seen yet",
+                    if played == 1 { "" } else { "s" },
+                    view.removed().len(),
+                    view.hidden_count()
+                )?;
+                out.flush()?;
+                return Ok(ExitCode::from(3));
+            };
+            match answer {
+                Err(message) => writeln!(out, "  {message}; again, please")?,
+                Ok(cards) if cards.len() != want => writeln!(
+                    out,
+                    "  {} card{} given, {want} expected; again, please",
+                    cards.len(),
+                    if cards.len() == 1 { "" } else { "s" }
+                )?,
+                Ok(cards) => {
+                    let unseen = view.unseen();
+                    let mut pool = unseen.clone();
+                    let mut bad = None;
+                    for card in turned.iter().chain(&cards) {
+                        match pool.iter().position(|c| c == card) {
+                            Some(at) => {
+                                pool.remove(at);
+                            }
+                            None => {
+                                bad = Some(*card);
+                                break;
+                            }
+                        }
+                    }
+                    match bad {
+                        Some(card) => writeln!(
+                            out,
+                            "  {} cannot be there: every copy of it is already face up, removed or named; again, please",
+                            card.pretty()
+                        )?,
+                        None => turned.extend(cards),
+                    }
+                }
+            }
+        };
+        if !turned.is_empty() {
+            writeln!(out, "  turned up: {}", cards_text(&turned))?;
+        }
+        hop.observe(mv, &next, &turned);
+        view = next;
+    }
+}

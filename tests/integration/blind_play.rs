@@ -1,0 +1,400 @@
+//! The blind player cannot peek: two deals that differ only in hidden cards
+//! are played alike until one of those cards turns up, and `spider play
+//! --blind` never names a card before it is turned up. And `spider play`
+//! live, from a pipe.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use assert_cmd::Command;
+use spider_analyzer::cards::{Card, CardSlot, SuitCount};
+use spider_analyzer::deal::{Deal, Rules, numbered, yaml};
+use spider_analyzer::game::Move;
+use spider_analyzer::solve::Limits;
+use spider_analyzer::unknown::blind::{HiddenSettings, Hop, PlayedMove, play_blind};
+use spider_analyzer::unknown::referee::Referee;
+use spider_analyzer::unknown::view::View;
+
+fn spider() -> Command {
+    Command::cargo_bin("spider").unwrap()
+}
+
+fn settings(seed: u64) -> HiddenSettings {
+    HiddenSettings {
+        samples: 2,
+        limits: Limits {
+            max_positions: Some(5_000),
+            ..Limits::default()
+        },
+        max_moves: 150,
+        lookahead: 2_000,
+        seed,
+    }
+}
+
+/// Own 1-suit deal 5 and the same deal with two hidden cards swapped: the
+/// bottom face-down cards of piles 1 and 2 (J♠ and A♠), and the first two
+/// cards of the last stock row.
+fn twins() -> (Deal, Deal) {
+    let deal = numbered::deal(5, SuitCount::One, Rules::Standard);
+    let mut other = deal.clone();
+    let (a, b) = (other.piles[0].face_down[0], other.piles[1].face_down[0]);
+    assert_ne!(a, b);
+    other.piles[0].face_down[0] = b;
+    other.piles[1].face_down[0] = a;
+    let last = other.stock.len() - 1;
+    other.stock[last].swap(0, 3);
+    assert_ne!(deal, other);
+    assert_eq!(
+        View::of(&deal).unwrap().deal(),
+        View::of(&other).unwrap().deal()
+    );
+    (deal, other)
+}
+
+fn log(deal: &Deal, seed: u64) -> Vec<PlayedMove> {
+    let mut referee = Referee::new(deal).unwrap();
+    let mut hop = Hop::new(settings(seed));
+    play_blind(
+        &mut referee,
+        &mut hop,
+        150,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+    .unwrap()
+    .log
+}
+
+/// The moves of two logs agree up to and including the first move whose
+/// turned-up cards differ; returns that move's index, if any.
+fn same_until_a_difference_turns_up(
+    a: &[(Move, Vec<String>)],
+    b: &[(Move, Vec<String>)],
+) -> Option<usize> {
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        assert_eq!(
+            x.0,
+            y.0,
+            "move {} differs before any hidden difference turned up",
+            i + 1
+        );
+        if x.1 != y.1 {
+            return Some(i);
+        }
+    }
+    assert_eq!(
+        a.len(),
+        b.len(),
+        "one game stopped before the other with the same cards seen"
+    );
+    None
+}
+
+fn moves_and_cards(log: &[PlayedMove]) -> Vec<(Move, Vec<String>)> {
+    log.iter()
+        .map(|p| (p.mv, p.turned.iter().map(Card::to_string).collect()))
+        .collect()
+}
+
+#[test]
+fn the_blind_player_plays_deals_alike_until_a_hidden_difference_turns_up() {
+    let (deal, other) = twins();
+    let (a, b) = (log(&deal, 11), log(&other, 11));
+    assert!(!a.is_empty());
+    let split = same_until_a_difference_turns_up(&moves_and_cards(&a), &moves_and_cards(&b));
+    // J♠ and A♠ under five cards each: some move turns one of them up.
+    assert!(split.is_some(), "the swapped cards never turned up");
+}
+
+#[test]
+fn a_view_holds_no_hidden_card_and_learns_only_what_turns_up() {
+    let (deal, _) = twins();
+    let mut referee = Referee::new(&deal).unwrap();
+    let view = referee.view().clone();
+    let masked = view.deal();
+    assert!(
+        masked
+            .piles
+            .iter()
+            .all(|p| p.face_down.iter().all(|s| *s == CardSlot::Unknown))
+    );
+    assert!(
+        masked
+            .stock
+            .iter()
+            .flatten()
+            .all(|s| *s == CardSlot::Unknown)
+    );
+    assert_eq!(view.unseen().len(), 94);
+    // A deal turns up ten cards; the view gets exactly those.
+    let turned = referee.play(Move::Deal).unwrap();
+    assert_eq!(turned.len(), 10);
+    let row: Vec<Card> = deal.stock[0].iter().map(|s| s.known().unwrap()).collect();
+    assert_eq!(turned, row);
+    assert_eq!(referee.view().unseen().len(), 84);
+    // The live update agrees with the referee, and refuses what cannot be.
+    assert_eq!(
+        view.after(Move::Deal, &turned).unwrap().deal(),
+        referee.view().deal()
+    );
+    assert!(view.after(Move::Deal, &turned[..9]).is_err());
+}
+
+fn write_yaml(dir: &tempfile::TempDir, name: &str, deal: &Deal) -> std::path::PathBuf {
+    let path = dir.path().join(name);
+    std::fs::write(&path, yaml::to_string(deal)).unwrap();
+    path
+}
+
+fn blind_json(path: &std::path::Path, seed: &str) -> serde_json::Value {
+    let output = spider()
+        .args([
+            "play",
+            "--blind",
+            "--json",
+            "--samples",
+            "2",
+            "--max-positions",
+            "5000",
+        ])
+        .args(["--max-moves", "150", "-j", "1", "--seed", seed])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn play_blind_json_plays_deals_alike_until_a_hidden_difference_turns_up() {
+    let (deal, other) = twins();
+    let dir = tempfile::tempdir().unwrap();
+    let (p, q) = (
+        write_yaml(&dir, "a.yaml", &deal),
+        write_yaml(&dir, "b.yaml", &other),
+    );
+    let (a, b) = (blind_json(&p, "4"), blind_json(&q, "4"));
+    let entries = |v: &serde_json::Value| -> Vec<(String, Vec<String>)> {
+        v["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["move"].as_str().unwrap().to_string(),
+                    m["turned"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|c| c.as_str().unwrap().to_string())
+                        .collect(),
+                )
+            })
+            .collect()
+    };
+    let (a, b) = (entries(&a), entries(&b));
+    assert!(!a.is_empty());
+    let mut split = None;
+    for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+        assert_eq!(
+            x.0,
+            y.0,
+            "move {} differs before any hidden difference turned up",
+            i + 1
+        );
+        if x.1 != y.1 {
+            split = Some(i);
+            break;
+        }
+    }
+    assert!(split.is_some(), "the swapped cards never turned up");
+    // The same seed repeats a game exactly.
+    assert_eq!(entries(&blind_json(&p, "4")), a);
+}
+
+/// The cards a line names, in the tool's symbols (`10♠`, `A♥`).
+fn cards_named(line: &str) -> Vec<String> {
+    let mut cards = Vec::new();
+    for word in line.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')') {
+        let Some(last) = word.chars().last() else {
+            continue;
+        };
+        if "♠♥♦♣".contains(last) && word.parse::<Card>().is_ok() {
+            cards.push(word.to_string());
+        }
+    }
+    cards
+}
+
+#[test]
+fn play_blind_never_names_a_card_before_it_turns_up() {
+    let deal = numbered::deal(8, SuitCount::Two, Rules::Standard);
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_yaml(&dir, "two.yaml", &deal);
+    let output = spider()
+        .args([
+            "play",
+            "--blind",
+            "--samples",
+            "2",
+            "--max-positions",
+            "5000",
+        ])
+        .args(["--max-moves", "60", "-j", "1"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    // Seen so far, with multiplicity: the face-up cards at the start, then
+    // every card turned up.
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut moves = 0;
+    for line in text.lines() {
+        let cards = cards_named(line);
+        if line.starts_with("pile ") || line.trim_start().starts_with("turned up:") {
+            for card in cards {
+                *seen.entry(card).or_default() += 1;
+            }
+        } else if !cards.is_empty() {
+            moves += 1;
+            let mut named: HashMap<String, usize> = HashMap::new();
+            for card in cards {
+                *named.entry(card).or_default() += 1;
+            }
+            for (card, n) in named {
+                assert!(
+                    seen.get(&card).copied().unwrap_or(0) >= n,
+                    "{card} named before it turned up: {line}"
+                );
+            }
+        }
+    }
+    assert!(moves > 5, "{text}");
+    // The real hidden cards are not in the first lines: the view shows XX.
+    assert!(text.lines().nth(1).unwrap().contains("XX"));
+}
+
+/// One suit, seven runs removed; K♠..3♠ on pile 2, 2♠ on pile 1 over one
+/// card never seen (it can only be A♠).
+const ONE_HIDDEN: &str = "\
+suits: 1
+piles:
+  - {face_down: [XX], face_up: [2S]}
+  - {face_down: [], face_up: [KS, QS, JS, 10S, 9S, 8S, 7S, 6S, 5S, 4S, 3S]}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+removed: [S, S, S, S, S, S, S]
+";
+
+fn live(stdin: &str) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one.yaml");
+    std::fs::write(&path, ONE_HIDDEN).unwrap();
+    let output = spider()
+        .args([
+            "play",
+            "--samples",
+            "2",
+            "--max-positions",
+            "5000",
+            "-j",
+            "1",
+        ])
+        .arg(&path)
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stdout).unwrap(),
+    )
+}
+
+#[test]
+fn play_live_refuses_a_card_that_cannot_be_there_and_asks_again() {
+    let (code, text) = live("KS\n7h\nA♠\n");
+    assert!(text.contains("K♠ cannot be there"), "{text}");
+    assert!(text.contains("again, please"), "{text}");
+    assert!(text.contains("chance to win from here"), "{text}");
+    assert!(text.contains("the game is won"), "{text}");
+    assert_eq!(code, Some(0), "{text}");
+}
+
+#[test]
+fn play_live_stops_at_end_of_input_with_exit_3() {
+    let (code, text) = live("");
+    assert!(text.contains("which card turned up?"), "{text}");
+    assert!(text.contains("end of input"), "{text}");
+    assert_eq!(code, Some(3), "{text}");
+}
+
+#[test]
+fn play_live_on_a_won_position_exits_0_and_a_blind_game_needs_every_card() {
+    let won = "suits: 1\npiles:\n".to_string()
+        + &"  - {face_down: [], face_up: []}\n".repeat(10)
+        + "removed: [S, S, S, S, S, S, S, S]\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("won.yaml");
+    std::fs::write(&path, won).unwrap();
+    spider()
+        .args(["play"])
+        .arg(&path)
+        .write_stdin("")
+        .assert()
+        .code(0);
+    let hidden = dir.path().join("one.yaml");
+    std::fs::write(&hidden, ONE_HIDDEN).unwrap();
+    spider()
+        .args(["play", "--blind"])
+        .arg(&hidden)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("every card known"));
+}
+
+#[test]
+fn batch_hidden_writes_a_results_file_and_resumes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("blind.jsonl");
+    let run = |range: &str, samples: &str| {
+        spider()
+            .args(["batch", "--hidden", "--number", range, "--suits", "1"])
+            .args([
+                "--hidden-samples",
+                samples,
+                "--hidden-max-positions",
+                "3000",
+            ])
+            .args(["--max-positions", "3000", "-j", "1", "-o"])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    let first = run("1..2", "1");
+    assert_eq!(first.status.code(), Some(0), "{first:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert!(text.lines().nth(1).unwrap().contains("\"blind\""), "{text}");
+    // A wider range plays only the new deal; the file grows, never shrinks.
+    let second = run("1..3", "1");
+    assert_eq!(second.status.code(), Some(0), "{second:?}");
+    let stdout = String::from_utf8(second.stdout).unwrap();
+    assert!(stdout.contains("1 games played this run"), "{stdout}");
+    assert!(stdout.contains("won played blind"), "{stdout}");
+    assert!(stdout.contains("CPU per game"), "{stdout}");
+    let now = std::fs::read_to_string(&out).unwrap();
+    assert!(now.starts_with(&text));
+    assert_eq!(now.lines().count(), 4);
+    // Other settings are refused, and the file is left alone.
+    let third = run("1..3", "2");
+    assert_eq!(third.status.code(), Some(2), "{third:?}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), now);
+}
