@@ -357,6 +357,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 &mut out,
                 hint,
                 decided.as_ref().is_some_and(|d| d.is_sample()),
+                None,
             )?;
         }
     }

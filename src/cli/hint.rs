@@ -9,9 +9,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use num_bigint::BigUint;
+use spider_analyzer::deal::Place;
 use spider_analyzer::deal::check;
 use spider_analyzer::solve::{Analysis, Limits};
+use spider_analyzer::unknown::blind::{Choice, HiddenSettings, Hop, Policy};
 use spider_analyzer::unknown::hint::{self, Hint, Kind, Method, MoveShare};
+use spider_analyzer::unknown::view::View;
 use spider_analyzer::unknown::{Completion, Decided, completions, sample};
 
 #[derive(Debug, clap::Args)]
@@ -144,6 +147,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let spinner = super::spinner();
     spinner.set_message("trying every legal move in every winnable completion");
     let hint = pool.install(|| hint::hint(&deal, &decided, method, &limits, &cancel))?;
+    // The move itself is the blind player's (the same policy as `spider
+    // play` and `batch --hidden`) when the file shows what a player sees:
+    // every face-down and stock card XX. A file that knows some of them
+    // (a position studied with its cards) is hinted by its completions.
+    spinner.set_message("the blind player chooses");
+    let as_seen = deal.slots().all(|(place, slot)| {
+        !matches!(place, Place::FaceDown { .. } | Place::Stock { .. }) || slot.known().is_none()
+    });
+    let choice = if as_seen {
+        pool.install(|| blind_choice(&deal, &limits, seed, samples, &cancel))?
+    } else {
+        None
+    };
     spinner.finish_and_clear();
 
     let mut out = std::io::stdout().lock();
@@ -155,6 +171,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "seed": decided.seed,
             "summary": decided.summary(),
             "hint": hint_json(&hint),
+            "blind_player": choice.as_ref().map(|c| serde_json::json!({
+                "move": c.mv.to_string(),
+                "win_estimate": c.win_estimate,
+            })),
         });
         serde_json::to_writer_pretty(&mut out, &json)?;
         writeln!(out)?;
@@ -186,7 +206,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 summary.decided, summary.winnable, summary.undecided
             )?,
         }
-        print_hint(&mut out, &hint, decided.is_sample())?;
+        print_hint(&mut out, &hint, decided.is_sample(), choice.as_ref())?;
     }
     out.flush()?;
     Ok(if hint.moves.is_empty() {
@@ -241,8 +261,38 @@ fn kind_words(kind: Kind) -> &'static str {
     }
 }
 
-/// The hint for people: the best move, then every legal move.
-pub(crate) fn print_hint(out: &mut impl Write, hint: &Hint, sampled: bool) -> anyhow::Result<()> {
+/// The blind player's move in `deal` as a player sees it (every face-down
+/// and stock card masked): [`Hop`] with `samples` completions solved under
+/// `limits`, and its lookahead when none is won.
+fn blind_choice(
+    deal: &spider_analyzer::deal::Deal,
+    limits: &spider_analyzer::solve::Limits,
+    seed: u64,
+    samples: usize,
+    cancel: &std::sync::atomic::AtomicBool,
+) -> anyhow::Result<Option<Choice>> {
+    let view = View::of(deal)?;
+    let mut player = Hop::new(HiddenSettings {
+        samples,
+        limits: limits.clone(),
+        max_moves: usize::MAX,
+        lookahead: LOOKAHEAD,
+        seed,
+    });
+    Ok(player.choose(&view, cancel)?)
+}
+
+/// The lookahead of the blind player of `hint`, as `play` has it.
+const LOOKAHEAD: usize = 5_000;
+
+/// The hint for people: the move to play (the blind player's when given,
+/// else the best share), then every legal move.
+pub(crate) fn print_hint(
+    out: &mut impl Write,
+    hint: &Hint,
+    sampled: bool,
+    blind: Option<&Choice>,
+) -> anyhow::Result<()> {
     let which = if sampled {
         "sampled completions"
     } else {
@@ -261,9 +311,31 @@ pub(crate) fn print_hint(out: &mut impl Write, hint: &Hint, sampled: bool) -> an
         for (index, m) in hint.moves.iter().enumerate() {
             writeln!(out, "{:>4}. {:<8} {}", index + 1, m.mv.to_string(), m.words)?;
         }
+        if let Some(choice) = blind {
+            writeln!(
+                out,
+                "the blind player would play {} by looking ahead (the best card to turn up; no chance to win is known)",
+                choice.mv
+            )?;
+        }
         return Ok(());
     }
+    // The blind player's move, where it is one of the legal moves shown.
+    let best = blind
+        .and_then(|c| hint.moves.iter().find(|m| m.mv == c.mv))
+        .unwrap_or(best);
     writeln!(out, "move to play now: {}  ({})", best.mv, best.words)?;
+    if let Some(choice) = blind.filter(|c| c.mv == best.mv) {
+        writeln!(
+            out,
+            "  the blind player's move (the same player as `spider play`): {}",
+            if choice.win_estimate.is_some() {
+                "most of its sampled wins start with it"
+            } else {
+                "by looking ahead, no sampled completion won"
+            }
+        )?;
+    }
     match best.share {
         Some(share) if best.wins > 0 && sampled => writeln!(
             out,
