@@ -827,7 +827,7 @@ mod cli {
                 .assert()
                 .code(2)
                 .stderr(predicate::str::contains(
-                    "board size must be between 1 and 16",
+                    "out of range; expected a whole number from 1 to 16",
                 ));
         }
         spider().args(["queens", "x"]).assert().code(2);
