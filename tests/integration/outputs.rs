@@ -306,10 +306,12 @@ fn ctrl_c_while_graphviz_draws_writes_nothing() {
         .spawn()
         .unwrap();
     let pid = child.id().to_string();
-    // Wait until dot runs (it takes minutes on this graph).
+    // Wait until dot draws (it takes minutes on this graph); not the
+    // `dot -V` that checks Graphviz is there, before anything watches
+    // Ctrl-C.
     let started = Instant::now();
     while !StdCommand::new("pgrep")
-        .args(["-P", &pid, "dot"])
+        .args(["-P", &pid, "-f", "dot -Tsvg"])
         .stdout(Stdio::null())
         .status()
         .unwrap()
