@@ -555,8 +555,8 @@ fn print_report(
         },
         if report.unknown_count > 0 {
             format!(
-                "; {} XX cards, candidates {}",
-                report.unknown_count,
+                "; {}, candidates {}",
+                count(report.unknown_count as u64, "XX card"),
                 missing.join(" ")
             )
         } else {
@@ -850,8 +850,8 @@ fn print_completions(out: &mut impl Write, decided: &Decided) -> anyhow::Result<
         )?;
         writeln!(
             out,
-            "sample: {} completions drawn uniformly, seed {seed} (--seed {seed} draws it again), each searched under its limits",
-            summary.decided
+            "sample: {} drawn uniformly, seed {seed} (--seed {seed} draws it again), each searched under its limits",
+            count(summary.decided as u64, "completion")
         )?;
         writeln!(
             out,

@@ -18,6 +18,7 @@ use spider_analyzer::batch::{
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::Rules;
 use spider_analyzer::solve::Limits;
+use spider_analyzer::text::count;
 
 use super::deal::{parse_rules, parse_suits};
 
@@ -151,9 +152,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let to_do = config.len().saturating_sub(done.len() as u128);
     if !done.is_empty() {
         eprintln!(
-            "spider: {} of {} deals already in the results file, {} to go",
+            "spider: {} of {} already in the results file, {} to go",
             done.len(),
-            config.len(),
+            count(config.len(), "deal"),
             to_do
         );
     }
@@ -221,7 +222,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     write_report(&args, &records, &summary)?;
     if cancel.load(Ordering::SeqCst) {
         eprintln!(
-            "spider: interrupted after {decided_now} deals this run; {}",
+            "spider: interrupted after {} this run; {}",
+            count(decided_now as u64, "deal"),
             match &args.output {
                 Some(path) => format!(
                     "rerun with --output {} to continue where it stopped",
@@ -276,7 +278,8 @@ fn summarize(args: &Args) -> anyhow::Result<ExitCode> {
     let (records, duplicates) = batch::merge(files);
     if duplicates > 0 {
         eprintln!(
-            "spider: warning: {duplicates} duplicate records (same deal, suits and rules) ignored"
+            "spider: warning: {} (same deal, suits and rules) ignored",
+            count(duplicates as u64, "duplicate record")
         );
     }
     let summary = Summary::of(&records, None);
@@ -294,7 +297,7 @@ fn write_report(args: &Args, records: &[Record], summary: &Summary) -> anyhow::R
     let mut inputs: Vec<&Path> = args.summarize.iter().map(|p| p.as_path()).collect();
     inputs.extend(args.output.iter().map(|p| p.as_path()));
     let title = match (&args.number, &args.pysol) {
-        (Some(range), _) => format!("Own deals {range}, {} suits", args.suits.count()),
+        (Some(range), _) => format!("Own deals {range}, {}", count(args.suits.count() as u64, "suit")),
         (_, Some(range)) => format!("PySol games {range}"),
         _ => {
             let names: Vec<String> = args
