@@ -17,7 +17,14 @@
 //!    them as a run file;
 //! 3. expands the new states in the order the in-memory search would, and
 //!    writes every successor (fingerprint and packed record) to one output
-//!    file, in Zstandard blocks keyed by target layer and part.
+//!    file, in Zstandard blocks keyed by target layer and part; but a
+//!    same-layer successor already in a seen set, or met earlier in the
+//!    same chunk of the expansion, is counted as a duplicate and not built
+//!    nor written (the task that reads it would drop it: most same-layer
+//!    successors are such, a move's reverse above all). In one process,
+//!    every task does steps 1 and 2 before any does step 3, which then
+//!    looks up every part's seen set; a task in a process of its own
+//!    looks up its own part's only.
 //!
 //! The layer ends with the first round that finds nothing new. Only the
 //! current layer's seen sets are in memory; everything else is on disk, and
@@ -155,8 +162,12 @@ struct TaskOut {
     file: Option<(String, FileInfo)>,
     /// Bytes of the seen run written.
     seen_file_bytes: u64,
-    /// The most bytes the task held at once, its seen set apart.
+    /// The most bytes the task held at once, its seen set and its
+    /// frontier apart.
     memory: u64,
+    /// Bytes of the task's frontier (held from the first half of a round
+    /// to the end of the second, every part's at once in one process).
+    frontier_bytes: u64,
     stopped: bool,
 }
 
@@ -361,21 +372,16 @@ struct Input {
     file: u32,
 }
 
-/// Runs task `part` of `round`: reads and deduplicates its inputs against
-/// `seen`, adds the new states to `seen`, expands them and writes their
-/// successors.
-fn run_task<P: PackedProblem>(
-    problem: &P,
+/// The first half of task `part` of `round`: reads and deduplicates its
+/// inputs against `seen`, adds the new states to `seen` (and writes them
+/// as a run); the task's counts so far and the states to expand, in the
+/// in-memory search's order.
+fn dedup_task(
     dir: &Path,
     round: &Round,
     part: usize,
     seen: &mut SortedFps,
-    keep_leaves: bool,
-    stopping: &(dyn Fn() -> bool + Sync),
-) -> Result<TaskOut, CheckpointError>
-where
-    P::State: Send,
-{
+) -> Result<(TaskOut, Arena), CheckpointError> {
     let layer = round.layer;
     let mut out = TaskOut {
         part,
@@ -396,7 +402,8 @@ where
         })?;
     }
     out.inputs = inputs.len() as u64;
-    let mut memory = bytes.capacity() as u64 + inputs.capacity() as u64 * 32;
+    // The records, and the inputs twice (sorted, then the first of each).
+    let memory = (bytes.capacity() + inputs.capacity() * 2 * size_of::<Input>()) as u64;
     // Sorted by fingerprint, the first of each kept.
     inputs.sort_unstable_by_key(|i| (i.fp, i.at));
     let mut dups = vec![0u64; round.files.len()];
@@ -444,9 +451,38 @@ where
         frontier.push(&bytes[at..at + input.len as usize]);
     }
     drop(survivors);
-    memory += frontier.bytes();
-    drop(bytes);
-    // 3. Expanded a unit at a time; every successor written.
+    out.memory = memory;
+    out.frontier_bytes = frontier.bytes();
+    Ok((out, frontier))
+}
+
+/// Frontier states expanded at a time by [`expand_task`]: their
+/// same-layer successors are looked up in the seen sets together.
+const EXPAND_CHUNK: usize = 16 * UNIT;
+
+/// The second half of a task: expands `frontier` (what [`dedup_task`]
+/// left) and writes every successor but the same-layer ones already in
+/// `known` (the seen sets of the parts, those at hand: each looked up is
+/// a duplicate the reading task would drop, so it is counted here and not
+/// written) or met earlier in the same chunk (the reading task would keep
+/// the first).
+#[allow(clippy::too_many_arguments)]
+fn expand_task<P: PackedProblem>(
+    problem: &P,
+    dir: &Path,
+    round: &Round,
+    mut out: TaskOut,
+    frontier: Arena,
+    known: &[Option<&SortedFps>],
+    keep_leaves: bool,
+    stopping: &(dyn Fn() -> bool + Sync),
+) -> Result<TaskOut, CheckpointError>
+where
+    P::State: Send,
+{
+    let layer = round.layer;
+    let part = out.part;
+    let mut memory = out.memory;
     let mut writer = BlockWriter::new(
         dir,
         format!("L{layer:016x}-s{:05}-p{part:02}.blk", round.step),
@@ -454,46 +490,138 @@ where
     );
     let arenas = std::slice::from_ref(&frontier);
     let mut scratch = Vec::new();
+    let mut units: Vec<UnitOut<P::State>> = Vec::new();
+    let mut candidates: Vec<(u128, u32)> = Vec::new();
+    let mut sorted: Vec<u128> = Vec::new();
+    let mut held: Vec<bool> = Vec::new();
+    let mut drop_same: Vec<bool> = Vec::new();
+    let mut filtered = 0u64;
     let mut from = 0;
     while from < frontier.len() {
-        if stopping() {
-            out.stopped = true;
-            return Ok(out);
+        let chunk_end = frontier.len().min(from + EXPAND_CHUNK);
+        units.clear();
+        while from < chunk_end {
+            if stopping() {
+                out.stopped = true;
+                return Ok(out);
+            }
+            let to = chunk_end.min(from + UNIT);
+            units.push(expand_unit(
+                problem,
+                layer,
+                arenas,
+                &[(0, from, to)],
+                keep_leaves,
+            ));
+            from = to;
         }
-        let to = frontier.len().min(from + UNIT);
-        let unit = expand_unit(problem, layer, arenas, &[(0, from, to)], keep_leaves);
-        from = to;
-        out.expanded += unit.expanded;
-        out.moves += unit.moves;
-        out.goals += unit.goals;
-        out.leaves += unit.leaves;
-        out.dead += unit.dead;
-        out.max_depth = out.max_depth.max(unit.max_depth);
-        if out.goal.is_none()
-            && let Some(goal) = unit.goal
-        {
-            let mut packed = Vec::new();
-            problem.pack(&goal.state, &mut packed);
-            out.goal = Some((format!("{:032x}", goal.fingerprint), goal.depth, packed));
+        let units_bytes: usize = units
+            .iter()
+            .map(|u| (u.same.items.capacity() + u.later.items.capacity()) * size_of::<Entry>())
+            .sum();
+        // The chunk's same-layer successors, in the order they are
+        // written: those already seen, and repeats, are not.
+        candidates.clear();
+        for unit in &units {
+            for e in &unit.same.items {
+                candidates.push((e.fp, candidates.len() as u32));
+            }
         }
-        for (state, depth) in unit.leaf_states {
-            let mut packed = Vec::new();
-            problem.pack(&state, &mut packed);
-            out.leaf_records.push((packed, depth));
+        candidates.sort_unstable();
+        drop_same.clear();
+        drop_same.resize(candidates.len(), false);
+        sorted.clear();
+        for w in 0..candidates.len() {
+            let (fp, at) = candidates[w];
+            if w > 0 && candidates[w - 1].0 == fp {
+                drop_same[at as usize] = true;
+            } else {
+                sorted.push(fp);
+            }
         }
-        for e in unit.same.items.iter().chain(&unit.later.items) {
-            let parent = frontier.slice(e.parent as usize, e.parent_len as usize);
-            let depth = u16::from_le_bytes([parent[0], parent[1]]).saturating_add(1);
-            scratch.clear();
-            scratch.extend_from_slice(&depth.to_le_bytes());
-            problem.successor_packed(&parent[2..], e.token, &mut scratch);
-            writer.push(e.layer, e.fp, &scratch)?;
+        held.clear();
+        held.resize(sorted.len(), false);
+        let mut lo = 0;
+        while lo < sorted.len() {
+            let p = part_of(sorted[lo]);
+            let hi = lo + sorted[lo..].partition_point(|&fp| part_of(fp) == p);
+            if let Some(set) = known[p] {
+                set.mark_held(&sorted[lo..hi], &mut held[lo..hi]);
+            }
+            lo = hi;
         }
-        memory = memory.max(frontier.bytes() + writer.memory());
+        let mut k = 0;
+        for w in 0..candidates.len() {
+            let (fp, at) = candidates[w];
+            if w > 0 && candidates[w - 1].0 == fp {
+                continue;
+            }
+            if held[k] {
+                drop_same[at as usize] = true;
+            }
+            k += 1;
+        }
+        let mut same_at = 0;
+        for unit in units.drain(..) {
+            out.expanded += unit.expanded;
+            out.moves += unit.moves;
+            out.goals += unit.goals;
+            out.leaves += unit.leaves;
+            out.dead += unit.dead;
+            out.max_depth = out.max_depth.max(unit.max_depth);
+            if out.goal.is_none()
+                && let Some(goal) = unit.goal
+            {
+                let mut packed = Vec::new();
+                problem.pack(&goal.state, &mut packed);
+                out.goal = Some((format!("{:032x}", goal.fingerprint), goal.depth, packed));
+            }
+            for (state, depth) in unit.leaf_states {
+                let mut packed = Vec::new();
+                problem.pack(&state, &mut packed);
+                out.leaf_records.push((packed, depth));
+            }
+            for e in &unit.same.items {
+                let dropped = drop_same[same_at];
+                same_at += 1;
+                if dropped {
+                    filtered += 1;
+                    continue;
+                }
+                write_successor(problem, &frontier, e, &mut writer, &mut scratch)?;
+            }
+            for e in &unit.later.items {
+                write_successor(problem, &frontier, e, &mut writer, &mut scratch)?;
+            }
+        }
+        let scratch_bytes = units_bytes + (candidates.capacity() * 32 + sorted.capacity() * 17);
+        memory = memory.max(writer.memory() + scratch_bytes as u64);
+    }
+    if filtered > 0 {
+        *out.dups.entry(layer).or_default() += filtered;
     }
     out.memory = memory;
     out.file = writer.finish()?;
     Ok(out)
+}
+
+/// Builds the successor `e` of a frontier state and writes it.
+fn write_successor<P: PackedProblem>(
+    problem: &P,
+    frontier: &Arena,
+    e: &Entry,
+    writer: &mut BlockWriter,
+    scratch: &mut Vec<u8>,
+) -> Result<(), CheckpointError>
+where
+    P::State: Send,
+{
+    let parent = frontier.slice(e.parent as usize, e.parent_len as usize);
+    let depth = u16::from_le_bytes([parent[0], parent[1]]).saturating_add(1);
+    scratch.clear();
+    scratch.extend_from_slice(&depth.to_le_bytes());
+    problem.successor_packed(&parent[2..], e.token, scratch);
+    writer.push(e.layer, e.fp, scratch)
 }
 
 /// Shell-quotes `arg`.
@@ -559,12 +687,17 @@ where
             })?;
         let mut seen = load_seen(&options.dir, round.layer, part, round.step)?;
         let keep_leaves = self.on_leaf.is_some();
-        let out = run_task(
+        let (out, frontier) = dedup_task(&options.dir, &round, part, &mut seen)?;
+        // Only this part's seen set is at hand.
+        let mut known = vec![None; PARTS];
+        known[part] = Some(&seen);
+        let out = expand_task(
             self.problem,
             &options.dir,
             &round,
-            part,
-            &mut seen,
+            out,
+            frontier,
+            &known,
             keep_leaves,
             &|| false,
         )?;
@@ -698,11 +831,29 @@ where
             let stopping = || out_of_time(limits, cancel, started).is_some();
             let outs: Vec<TaskOut> = match &options.launcher {
                 None => pool.install(|| {
-                    seen.par_iter_mut()
+                    // Every part's new states first, then every part's
+                    // successors, looked up in every part's seen set.
+                    let firsts = seen
+                        .par_iter_mut()
                         .enumerate()
                         .with_max_len(1)
-                        .map(|(part, seen)| {
-                            run_task(problem, &dir, &round, part, seen, keep_leaves, &stopping)
+                        .map(|(part, seen)| dedup_task(&dir, &round, part, seen))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let known: Vec<Option<&SortedFps>> = seen.iter().map(Some).collect();
+                    firsts
+                        .into_par_iter()
+                        .with_max_len(1)
+                        .map(|(out, frontier)| {
+                            expand_task(
+                                problem,
+                                &dir,
+                                &round,
+                                out,
+                                frontier,
+                                &known,
+                                keep_leaves,
+                                &stopping,
+                            )
                         })
                         .collect::<Result<Vec<_>, _>>()
                 })?,
@@ -717,6 +868,7 @@ where
             let here = &mut current.here;
             let mut new = 0;
             let mut task_memory = 0;
+            let mut frontiers = 0;
             for out in &outs {
                 new += out.new;
                 for (&producer, &n) in &out.dups {
@@ -738,6 +890,7 @@ where
                 here.dead += out.dead;
                 stats.max_depth = stats.max_depth.max(out.max_depth);
                 task_memory = task_memory.max(out.memory);
+                frontiers += out.frontier_bytes;
                 seen_disk += out.seen_file_bytes;
                 if out.seen_file_bytes > 0 {
                     written.push(seen_path(&dir, layer, out.part, current.step));
@@ -800,7 +953,7 @@ where
                 stats.peak_table_bytes = seen_bytes;
                 stats.peak_table_positions = seen_len;
             }
-            let memory = seen_bytes + task_memory * pool.threads().min(PARTS) as u64;
+            let memory = seen_bytes + frontiers + task_memory * pool.threads().min(PARTS) as u64;
             stats.peak_memory_bytes = stats.peak_memory_bytes.max(memory);
             let finished = new == 0;
             let snapshot = |stats: &LayeredStats, here: &LayerStats| {
