@@ -88,7 +88,7 @@ const BLOCK_BYTES: usize = if cfg!(test) { 1 << 12 } else { 1 << 18 };
 /// manifests (an eighth of the memory limit if that is less): past it,
 /// files go to the disk as they are made, and the next manifest is written
 /// after the round.
-const MEMORY_FILES: u64 = 64 << 20;
+const MEMORY_FILES: u64 = 32 << 20;
 /// The "layer" that produced the start state.
 const START: u64 = u64::MAX;
 /// The manifest is written after a round at most this often (and at the
@@ -540,15 +540,16 @@ struct Input {
 /// The first half of task `part` of `round`: reads and deduplicates its
 /// inputs against `seen` (the part's seen set), and adds the new states to
 /// it; the task's counts so far, the states to expand, in the in-memory
-/// search's order, and, with `memory` (in one process), their run for the
-/// driver to write (without, it is written now). The inputs are read from
-/// `memory` if they are there.
+/// search's order (compressed if `compact`), and, with `memory` (in one
+/// process), their run for the driver to write (without, it is written
+/// now). The inputs are read from `memory` if they are there.
 fn dedup_task(
     dir: &Path,
     memory: Option<&MemFiles>,
     round: &Round,
     part: usize,
     seen: &mut FpTable,
+    compact: bool,
 ) -> Result<(TaskOut, Arena, Option<Run>), CheckpointError> {
     let layer = round.layer;
     let mut out = TaskOut {
@@ -615,6 +616,10 @@ fn dedup_task(
     }
     drop(survivors);
     drop(new_fps);
+    if compact {
+        // It waits for every task's first half: compressed meanwhile.
+        frontier.compact();
+    }
     out.memory = bytes_held;
     out.frontier_bytes = frontier.bytes();
     Ok((out, frontier, kept))
@@ -644,7 +649,7 @@ fn expand_task<P: PackedProblem>(
     files: Option<&MemFiles>,
     round: &Round,
     mut out: TaskOut,
-    frontier: Arena,
+    mut frontier: Arena,
     known: &[Option<&FpTable>],
     keep_leaves: bool,
     stopping: &(dyn Fn() -> bool + Sync),
@@ -661,7 +666,6 @@ where
         layer,
         files,
     );
-    let arenas = std::slice::from_ref(&frontier);
     let mut scratch = Vec::new();
     let mut units: Vec<UnitOut<P::State>> = Vec::new();
     let mut drop_same: Vec<bool> = Vec::new();
@@ -669,6 +673,8 @@ where
     let mut from = 0;
     while from < frontier.len() {
         let chunk_end = frontier.len().min(from + EXPAND_CHUNK);
+        frontier.thaw(from, chunk_end);
+        let arenas = std::slice::from_ref(&frontier);
         units.clear();
         while from < chunk_end {
             if stopping() {
@@ -690,7 +696,7 @@ where
             .map(|u| (u.same.items.capacity() + u.later.items.capacity()) * size_of::<Entry>())
             .sum();
         // The chunk's same-layer successors, in the order they are
-        // written: those already seen, and repeats, are not.
+        // written: those already seen are not.
         drop_same.clear();
         for unit in &units {
             let same = &unit.same.items;
@@ -738,6 +744,8 @@ where
         }
         let scratch_bytes = units_bytes + drop_same.capacity();
         memory = memory.max(writer.memory() + scratch_bytes as u64);
+        // Nothing reads the chunk's states again.
+        frontier.free_before(chunk_end);
     }
     if filtered > 0 {
         *out.dups.entry(layer).or_default() += filtered;
@@ -829,7 +837,7 @@ where
             })?;
         let keep_leaves = self.on_leaf.is_some();
         let mut seen = load_seen(&options.dir, round.layer, part, round.step)?;
-        let (out, frontier, _) = dedup_task(&options.dir, None, &round, part, &mut seen)?;
+        let (out, frontier, _) = dedup_task(&options.dir, None, &round, part, &mut seen, false)?;
         // Only this part's seen set is at hand.
         let mut known = vec![None; PARTS];
         known[part] = Some(&seen);
@@ -985,6 +993,16 @@ where
             let (limits, cancel) = (&self.limits, self.cancel);
             let stopping = || out_of_time(limits, cancel, started).is_some();
             let mut runs: Vec<Option<Run>> = Vec::new();
+            // Every part's frontier waits for the others' in one process:
+            // compressed when the round is large.
+            let round_bytes: u64 = round
+                .files
+                .iter()
+                .flat_map(|(_, info)| &info.blocks)
+                .filter(|b| b.target == layer)
+                .map(|b| u64::from(b.raw))
+                .sum();
+            let compact = round_bytes > budget;
             let outs: Vec<TaskOut> = match &options.launcher {
                 None => pool
                     .install(|| {
@@ -997,7 +1015,9 @@ where
                             .par_iter_mut()
                             .enumerate()
                             .with_max_len(1)
-                            .map(|(part, seen)| dedup_task(&dir, memory, &round, part, seen))
+                            .map(|(part, seen)| {
+                                dedup_task(&dir, memory, &round, part, seen, compact)
+                            })
                             .collect::<Result<Vec<_>, _>>()?;
                         let known: Vec<Option<&FpTable>> = seen.iter().map(Some).collect();
                         firsts
