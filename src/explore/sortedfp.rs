@@ -1,5 +1,8 @@
-//! A compact, sorted set of 128-bit fingerprints: the seen set of the
-//! disk-backed layered search ([`super::layered`] with a disk directory).
+//! A compact, sorted set of 128-bit fingerprints: the disk-backed layered
+//! search ([`super::layered`] with a disk directory) writes each round's
+//! new states as a [`Run`] for a resumed search to read back (its seen
+//! sets in memory are tables: looking successors up one by one here cost
+//! a block's decoding each).
 //!
 //! The set is built from sorted runs, each written once and never changed:
 //! fingerprints in blocks of [`BLOCK`], a block's first fingerprint kept
