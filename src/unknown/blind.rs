@@ -94,10 +94,58 @@ pub struct PolicyStats {
     pub gave_up: bool,
 }
 
+/// Which player plays blind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Player {
+    /// [`Hop`]: hindsight optimisation, every sample solved with its cards
+    /// known. The default: as strong as the others measured, and the only
+    /// one whose chances are shares of winnable samples.
+    #[default]
+    Hop,
+    /// [`super::rollout::Rollout`]: draws a hidden card only when it turns
+    /// up.
+    Rollout,
+    /// [`Lookahead`]: the lookahead alone (the line to the best reveal),
+    /// no sample.
+    Lookahead,
+}
+
+impl Player {
+    pub const NAMES: [&'static str; 3] = ["hop", "rollout", "lookahead"];
+
+    /// The player named `name` ([`Player::NAMES`]).
+    pub fn named(name: &str) -> Option<Player> {
+        match name {
+            "rollout" => Some(Player::Rollout),
+            "hop" => Some(Player::Hop),
+            "lookahead" => Some(Player::Lookahead),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Player::Rollout => "rollout",
+            Player::Hop => "hop",
+            Player::Lookahead => "lookahead",
+        }
+    }
+}
+
+impl std::fmt::Display for Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// How the hidden player plays.
 #[derive(Clone, Debug)]
 pub struct HiddenSettings {
-    /// Completions drawn at each decision.
+    /// Which player.
+    pub player: Player,
+    /// Completions drawn at each decision (for [`Player::Rollout`]: the
+    /// rollouts of each candidate line).
     pub samples: usize,
     /// Limits of each solve of a sampled completion.
     pub limits: Limits,
@@ -221,7 +269,18 @@ pub fn play_blind(
     })
 }
 
-/// Plays `deal` (every card known to the referee) with [`Hop`] under
+impl HiddenSettings {
+    /// A fresh player of [`HiddenSettings::player`] with these settings.
+    pub fn new_player(&self) -> Box<dyn Policy + Send> {
+        match self.player {
+            Player::Rollout => Box::new(super::rollout::Rollout::new(self.clone())),
+            Player::Hop => Box::new(Hop::new(self.clone())),
+            Player::Lookahead => Box::new(Lookahead::new(self.clone())),
+        }
+    }
+}
+
+/// Plays `deal` (every card known to the referee) with the player of
 /// `settings`.
 pub fn play_hidden(
     deal: &Deal,
@@ -230,10 +289,10 @@ pub fn play_hidden(
 ) -> Result<BlindGame, SolveError> {
     let mut referee =
         Referee::new(deal).map_err(|e| SolveError::Shape(ShapeError(e.to_string())))?;
-    let mut hop = Hop::new(settings.clone());
+    let mut player = settings.new_player();
     play_blind(
         &mut referee,
-        &mut hop,
+        player.as_mut(),
         settings.max_moves,
         cancel,
         &mut |_| {},
@@ -418,6 +477,82 @@ impl Policy for Hop {
         }
         if self.plans.is_empty() {
             self.looked_ahead = false;
+        }
+    }
+
+    fn stats(&self) -> PolicyStats {
+        self.stats
+    }
+}
+
+/// The player that plays the lookahead's line and nothing else: the
+/// moves that turn up nothing toward the best card to turn up
+/// ([`super::lookahead::best_line`] within `lookahead` positions), no
+/// sample, no solve until every card has been seen; then the solver's
+/// winning line, when it finds one within the limits. [`Hop`] falls back
+/// on the same line when no sample is won; the studies compare the two.
+#[derive(Clone, Debug)]
+pub struct Lookahead {
+    settings: HiddenSettings,
+    /// The rest of the line chosen.
+    plan: Vec<Move>,
+    /// Positions reached in this game (keys of the views).
+    seen: HashSet<u128>,
+    stats: PolicyStats,
+}
+
+impl Lookahead {
+    pub fn new(settings: HiddenSettings) -> Lookahead {
+        Lookahead {
+            settings,
+            plan: Vec::new(),
+            seen: HashSet::new(),
+            stats: PolicyStats::default(),
+        }
+    }
+}
+
+impl Policy for Lookahead {
+    fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError> {
+        if view.is_won() {
+            return Ok(None);
+        }
+        self.seen.insert(view.key());
+        if self.plan.is_empty() && view.hidden_count() == 0 {
+            // Every card seen: a game of known cards.
+            self.stats.decisions += 1;
+            let analysis = analyze_unshortened(&view.deal(), &self.settings.limits, cancel)?;
+            if let (Verdict::Winnable, Some(line)) = (analysis.verdict, analysis.line) {
+                self.plan = line;
+            }
+        }
+        if self.plan.is_empty() {
+            let line = super::lookahead::best_line(
+                &view.deal(),
+                self.settings.lookahead.max(1),
+                &self.seen,
+            )?;
+            match line {
+                Some(line) if !line.moves.is_empty() => {
+                    self.stats.unplanned_moves += line.moves.len();
+                    self.plan = line.moves;
+                }
+                _ => return Ok(None),
+            }
+        }
+        Ok(Some(Choice {
+            mv: self.plan[0],
+            win_estimate: None,
+            alternatives: Vec::new(),
+        }))
+    }
+
+    fn observe(&mut self, mv: Move, view_after: &View, turned: &[Card]) {
+        self.seen.insert(view_after.key());
+        if self.plan.first() == Some(&mv) && turned.is_empty() {
+            self.plan.remove(0);
+        } else {
+            self.plan.clear();
         }
     }
 

@@ -11,7 +11,9 @@
 //! - [`view`]: what a player sees (no hidden card in it), and
 //!   [`referee`]: the real deal, which plays the player's moves;
 //! - [`blind`]: the player interface ([`blind::Policy`]), the player by
-//!   hindsight optimisation and the game between player and referee.
+//!   hindsight optimisation and the game between player and referee;
+//! - [`rollout`]: the player that draws a hidden card only when it turns
+//!   up (policy rollouts over the reveals).
 
 pub mod blind;
 pub mod completions;
@@ -19,6 +21,7 @@ mod decided;
 pub mod hint;
 pub mod lookahead;
 pub mod referee;
+pub mod rollout;
 pub mod sample;
 pub mod view;
 
