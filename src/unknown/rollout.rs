@@ -35,7 +35,7 @@
 //! the candidates truly. Here they do not: rollouts to the end of the game
 //! are too noisy for the few that fit the budget, and rollouts cut after a
 //! few reveals are biased by their end value; measured, it wins fewer
-//! games than its base player ([`super::blind::Lookahead`]; figures in
+//! games than its base player (the `lookahead` player; figures in
 //! docs/unknown-cards.md). It peeks at nothing: it reads only views, and
 //! the completions are drawn from the cards not yet seen.
 
@@ -51,8 +51,8 @@ use crate::game::Move;
 use crate::solve::{Limits, SolveError, Verdict, analyze_unshortened};
 use crate::stats::Interval;
 
-use super::blind::{Choice, HiddenSettings, Policy, PolicyStats};
 use super::lookahead::{Line, best_line, lines, value};
+use super::policy::{Choice, HiddenSettings, Policy, PolicyStats};
 use super::referee::Referee;
 use super::sample::draw;
 use super::view::View;
