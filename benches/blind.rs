@@ -6,7 +6,7 @@
 //! when they differ a lot; the studies of docs/unknown-cards.md play 100.
 //!
 //! `cargo bench --bench blind` (own deals 1..4 at 1 and 2 suits, PySol
-//! games 1..4 at 4 suits; both players; a few minutes);
+//! games 1..4 at 4 suits; the three players; about ten minutes);
 //! `BLIND_DEALS=N` deals per suit count, `BLIND_FIRST=N` the first deal
 //! number, `BLIND_SUITS=1,2` some suit counts, `BLIND_PLAYERS=rollout`
 //! some players, `BLIND_SAMPLES=N` samples per decision (default 3, as
@@ -62,7 +62,7 @@ fn main() {
         .unwrap_or_else(|| vec![1, 2, 4]);
     let players: Vec<Player> = env_list("BLIND_PLAYERS")
         .map(|l| l.iter().filter_map(|s| Player::named(s)).collect())
-        .unwrap_or_else(|| vec![Player::Hop, Player::Rollout]);
+        .unwrap_or_else(|| vec![Player::Hop, Player::Lookahead, Player::Rollout]);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
