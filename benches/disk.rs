@@ -13,8 +13,10 @@
 //!
 //! `DISK_BENCH_FILE` (default `deals/unwon-2017.yaml`) and
 //! `DISK_BENCH_STAGE` (default 1: 11,977,064 positions) choose the search;
-//! `DISK_BENCH_DIR` where the files go (default a temporary directory).
-//! Run: `cargo bench --bench disk` (about 3 minutes on a quiet machine).
+//! `DISK_BENCH_DIR` where the files go (default a temporary directory);
+//! `DISK_BENCH_RUNS` how many times each way, in turn (default 3; the
+//! medians are printed, and the ratio of the CPU times).
+//! Run: `cargo bench --bench disk` (about 4 minutes on a quiet machine).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -87,6 +89,25 @@ fn run(file: &str, stage: &str, disk: Option<&Path>) -> Run {
     }
 }
 
+/// The run with the median CPU time, with the median wall time, peak
+/// resident memory and disk of all.
+fn median(mut runs: Vec<Run>) -> Run {
+    let mid = runs.len() / 2;
+    let pick = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[mid]
+    };
+    let wall = pick(&mut runs.iter().map(|r| r.wall).collect());
+    let rss = pick(&mut runs.iter().map(|r| r.rss as f64).collect()) as u64;
+    let disk = pick(&mut runs.iter().map(|r| r.disk as f64).collect()) as u64;
+    runs.sort_by(|a, b| a.cpu.total_cmp(&b.cpu));
+    let mut run = runs.swap_remove(mid);
+    run.wall = wall;
+    run.rss = rss;
+    run.disk = disk;
+    run
+}
+
 fn main() {
     let file = std::env::var("DISK_BENCH_FILE").unwrap_or_else(|_| "deals/unwon-2017.yaml".into());
     let stage = std::env::var("DISK_BENCH_STAGE").unwrap_or_else(|_| "1".into());
@@ -95,13 +116,41 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|_| temp.path().join("disk"));
     let load = || std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    println!("disk bench: {file} stage {stage}, load {}", load().trim());
-    let memory = run(&file, &stage, None);
-    let disk = run(&file, &stage, Some(&dir));
-    let _ = std::fs::remove_dir_all(&dir);
-    for key in ["positions", "moves", "layers", "stages", "reveals"] {
-        assert_eq!(disk.json[key], memory.json[key], "{key} differ");
+    let runs: usize = std::env::var("DISK_BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(3)
+        .max(1);
+    println!(
+        "disk bench: {file} stage {stage}, {runs} runs each way, load {}",
+        load().trim()
+    );
+    let mut memories = Vec::new();
+    let mut disks = Vec::new();
+    for _ in 0..runs {
+        memories.push(run(&file, &stage, None));
+        disks.push(run(&file, &stage, Some(&dir)));
+        let _ = std::fs::remove_dir_all(&dir);
     }
+    for (m, d) in memories.iter().zip(&disks) {
+        for key in ["positions", "moves", "layers", "stages", "reveals"] {
+            assert_eq!(d.json[key], m.json[key], "{key} differ");
+        }
+        assert_eq!(
+            d.json["engine"]["duplicates"], m.json["engine"]["duplicates"],
+            "duplicates differ"
+        );
+        println!(
+            "  run: in memory {:.1} s CPU, {:.0} MB; on disk {:.1} s CPU, {:.0} MB: {:.2}x the CPU",
+            m.cpu,
+            m.rss as f64 / 1e6,
+            d.cpu,
+            d.rss as f64 / 1e6,
+            d.cpu / m.cpu
+        );
+    }
+    let memory = median(memories);
+    let disk = median(disks);
     let positions = memory.json["positions"].as_f64().unwrap_or(1.0);
     println!("same counts: {positions} positions, layer by layer");
     for (name, r) in [("in memory", &memory), ("on disk", &disk)] {
@@ -130,6 +179,12 @@ fn main() {
             1e10 / rate / 3600.0,
         );
     }
+    println!(
+        "on disk / in memory (medians): {:.2}x the CPU, {:.2}x the wall time, {:.2}x the memory",
+        disk.cpu / memory.cpu,
+        disk.wall / memory.wall,
+        disk.rss as f64 / memory.rss as f64
+    );
     println!(
         "targets: under 8 bytes of memory a position on disk: {}; 10^10 within about 2 h: {}",
         if (disk.rss as f64 / positions) < 8.0 {

@@ -7,7 +7,7 @@
 //! `cargo bench --bench ladder` (60 s per position: up to 80 minutes);
 //! `LADDER_SECONDS=10` for the 10 s figure alone; `LADDER_POSITIONS=N` for
 //! a budget of N positions per position instead of seconds (the default
-//! budget of `spider analyze` is 10,000,000: the same verdicts on any
+//! budget of `spider analyze` is 20,000,000: the same verdicts on any
 //! machine), `LADDER_RUNGS=0,1` for
 //! some rungs, `LADDER_REDUCTIONS=none` for the plain search
 //! (`everywhere`: the dead-end test on every position; `room`: the room

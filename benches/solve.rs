@@ -6,7 +6,7 @@
 //! length and the median time to the first win (the same summary `spider
 //! batch` prints).
 //!
-//! `cargo bench --bench solve` (N = 100, 10 M positions per deal); set
+//! `cargo bench --bench solve` (N = 100, 20 M positions per deal: the default budget); set
 //! `SOLVE_BENCH_DEALS`, `SOLVE_BENCH_POSITIONS`, `SOLVE_BENCH_SECONDS` (a
 //! time limit on top), `SOLVE_BENCH_SHORTEN` (positions of shortening) and
 //! `SOLVE_BENCH_SUITS` (e.g. `4` or `1,2`) to change them.

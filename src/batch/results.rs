@@ -106,6 +106,10 @@ pub struct BlindRecord {
 /// The settings of the blind player, as a results file keeps them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BlindSettings {
+    /// The player's name (`rollout`, `hop`); files written before there
+    /// was a choice were played by `hop`.
+    #[serde(default = "hop")]
+    pub player: String,
     pub samples: usize,
     pub max_positions: Option<u64>,
     pub max_moves: usize,
@@ -113,6 +117,10 @@ pub struct BlindSettings {
     #[serde(default)]
     pub lookahead: usize,
     pub seed: u64,
+}
+
+fn hop() -> String {
+    "hop".into()
 }
 
 /// What makes two records the same deal: a results file holds one record

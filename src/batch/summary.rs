@@ -74,6 +74,28 @@ pub struct Summary {
     pub wall_seconds: Option<f64>,
     /// Deals per wall-clock second.
     pub deals_per_second: Option<f64>,
+    /// The games played blind (`batch --hidden`), when the records hold
+    /// any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blind: Option<BlindSummary>,
+}
+
+/// What the games played blind say, beside the same deals with their cards
+/// known.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BlindSummary {
+    /// Games played blind.
+    pub games: u64,
+    /// Won blind, of the games.
+    pub won: Option<Share>,
+    /// Winnable with the cards known, of the same deals.
+    pub winnable_known: Option<Share>,
+    /// Seconds a game took played blind, on average (one thread: about
+    /// its CPU time).
+    pub seconds_per_game: f64,
+    /// The players and their settings, as `player, N samples, seed S`
+    /// (more than one when files of several studies were merged).
+    pub settings: Vec<String>,
 }
 
 impl Summary {
@@ -126,7 +148,42 @@ impl Summary {
                 (start.zip(end).map(|(s, e)| e - s), stamped.len() as u64)
             }
         };
+        let blind: Vec<(&Record, &super::BlindRecord)> = records
+            .iter()
+            .filter_map(|r| r.blind.as_ref().map(|b| (r, b)))
+            .collect();
+        let blind = (!blind.is_empty()).then(|| {
+            let games = blind.len() as u64;
+            let won = blind.iter().filter(|(_, b)| b.won).count() as u64;
+            let known = blind
+                .iter()
+                .filter(|(r, _)| r.verdict == Verdict::Winnable)
+                .count() as u64;
+            let mut settings: Vec<String> = blind
+                .iter()
+                .map(|(_, b)| {
+                    let s = &b.settings;
+                    format!(
+                        "{}, {} sample{}, seed {}",
+                        s.player,
+                        s.samples,
+                        if s.samples == 1 { "" } else { "s" },
+                        s.seed
+                    )
+                })
+                .collect();
+            settings.sort();
+            settings.dedup();
+            BlindSummary {
+                games,
+                won: Share::new(won, games),
+                winnable_known: Share::new(known, games),
+                seconds_per_game: blind.iter().map(|(_, b)| b.seconds).sum::<f64>() / games as f64,
+                settings,
+            }
+        });
         Summary {
+            blind,
             deals,
             winnable,
             unwinnable,
@@ -265,7 +322,32 @@ impl fmt::Display for Summary {
         if let Some(rate) = self.deals_per_second {
             write!(f, ", {rate:.2} deals/s")?;
         }
-        writeln!(f, " (solver time {})", duration(self.solve_seconds))
+        writeln!(f, " (solver time {})", duration(self.solve_seconds))?;
+        if let Some(blind) = &self.blind {
+            for (name, share) in [
+                ("won played blind", blind.won),
+                ("winnable (known)", blind.winnable_known),
+            ] {
+                if let Some(s) = share {
+                    writeln!(
+                        f,
+                        "{name:<20} {} ({}/{}; 95% CI {} to {})",
+                        percent(s.share),
+                        s.count,
+                        s.of,
+                        percent(s.low),
+                        percent(s.high)
+                    )?;
+                }
+            }
+            writeln!(
+                f,
+                "blind game           {} on average ({})",
+                duration(blind.seconds_per_game),
+                blind.settings.join("; ")
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -321,5 +403,63 @@ mod tests {
         let empty = Summary::of(&[], None);
         assert_eq!(empty.winnable_of_all, None);
         assert!(empty.to_string().contains("n/a"));
+    }
+
+    /// Games played blind: the share won beside the share winnable with
+    /// the cards known, each with its interval, and the time a game.
+    #[test]
+    fn blind_games_are_summarized_beside_the_known_cards() {
+        let blind = |won: bool, seconds: f64| crate::batch::BlindRecord {
+            won,
+            moves: 100,
+            decisions: 10,
+            unplanned_moves: 0,
+            runs_removed: if won { 8 } else { 2 },
+            face_down_left: 0,
+            seconds,
+            ended: if won { "won" } else { "no move left" }.into(),
+            settings: crate::batch::BlindSettings {
+                player: "rollout".into(),
+                samples: 3,
+                max_positions: Some(100_000),
+                max_moves: 1000,
+                lookahead: 5000,
+                seed: 1,
+            },
+        };
+        let mut records = vec![
+            record(1, Verdict::Winnable, 1.0, Some(100)),
+            record(2, Verdict::Winnable, 1.0, Some(100)),
+            record(3, Verdict::Winnable, 1.0, Some(100)),
+            record(4, Verdict::Undecided, 1.0, None),
+        ];
+        for (record, (won, seconds)) in
+            records
+                .iter_mut()
+                .zip([(true, 2.0), (false, 4.0), (true, 6.0), (false, 8.0)])
+        {
+            record.blind = Some(blind(won, seconds));
+        }
+        let summary = Summary::of(&records, None);
+        let blind = summary.blind.as_ref().expect("blind games");
+        assert_eq!(blind.games, 4);
+        assert_eq!(blind.won.map(|s| (s.count, s.of)), Some((2, 4)));
+        assert_eq!(blind.winnable_known.map(|s| (s.count, s.of)), Some((3, 4)));
+        assert!(close(blind.seconds_per_game, 5.0));
+        assert_eq!(
+            blind.settings,
+            vec!["rollout, 3 samples, seed 1".to_string()]
+        );
+        let text = summary.to_string();
+        assert!(
+            text.contains("won played blind     50.0% (2/4; 95% CI 15.0% to 85.0%)"),
+            "{text}"
+        );
+        assert!(text.contains("winnable (known)     75.0% (3/4;"), "{text}");
+        assert!(
+            text.contains("blind game           5.000 s on average (rollout, 3 samples, seed 1)"),
+            "{text}"
+        );
+        assert!(Summary::of(&records[..0], None).blind.is_none());
     }
 }

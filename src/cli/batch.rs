@@ -83,7 +83,13 @@ pub struct Args {
     /// appended to the results file as it ends, and a rerun resumes.
     #[arg(long, conflicts_with_all = ["summarize"])]
     hidden: bool,
-    /// With --hidden: completions sampled and solved at each decision.
+    /// With --hidden: the blind player, `hop`, `lookahead` or `rollout` (as
+    /// `spider play --player`).
+    #[arg(long, value_name = "NAME", default_value_t = spider_analyzer::unknown::blind::Player::default(), requires = "hidden", value_parser = super::flags::player)]
+    hidden_player: spider_analyzer::unknown::blind::Player,
+    /// With --hidden: completions sampled at each decision (hop: the
+    /// completions solved; rollout: the rollouts of each candidate line;
+    /// lookahead: none).
     #[arg(long, value_name = "N", default_value_t = 3, requires = "hidden", value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
     hidden_samples: usize,
     /// With --hidden: stop each solve of a sampled completion after N
@@ -112,6 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = config(&args)?;
     if args.hidden {
         let settings = spider_analyzer::unknown::blind::HiddenSettings {
+            player: args.hidden_player,
             samples: args.hidden_samples,
             limits: Limits {
                 max_positions: Some(args.hidden_max_positions),
@@ -123,13 +130,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             lookahead: args.hidden_lookahead,
             seed: args.seed,
         };
-        return super::hidden::run(
+        let (code, records) = super::hidden::run(
             &config,
             &settings,
             args.jobs,
             args.json,
             args.output.as_deref(),
-        );
+        )?;
+        if code == ExitCode::SUCCESS {
+            write_report(&args, &records, &Summary::of(&records, None))?;
+        }
+        return Ok(code);
     }
     // A second Ctrl-C stops at once; the results file is still whole.
     let cancel = super::cancel_on_ctrl_c();

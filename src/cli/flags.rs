@@ -101,6 +101,17 @@ pub fn count_limit(text: &str) -> Result<CountLimit, String> {
     }
 }
 
+/// Reads the blind player's name for `--player`.
+pub fn player(text: &str) -> Result<spider_analyzer::unknown::blind::Player, String> {
+    use spider_analyzer::unknown::blind::Player;
+    Player::named(text.trim()).ok_or_else(|| {
+        format!(
+            "`{text}` is not a player; expected one of: {}",
+            Player::NAMES.join(", ")
+        )
+    })
+}
+
 /// Reads a thread count for `-j/--jobs`: 1 to 1024.
 pub fn jobs(text: &str) -> Result<usize, String> {
     let range = || format!("expected a number of threads from 1 to {MAX_JOBS}");

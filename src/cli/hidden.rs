@@ -26,6 +26,7 @@ use spider_analyzer::unknown::blind::{HiddenSettings, play_hidden};
 /// The settings as a results file keeps them.
 fn kept(settings: &HiddenSettings) -> BlindSettings {
     BlindSettings {
+        player: settings.player.to_string(),
         samples: settings.samples,
         max_positions: settings.limits.max_positions,
         max_moves: settings.max_moves,
@@ -38,13 +39,15 @@ fn kept(settings: &HiddenSettings) -> BlindSettings {
 /// samples (mixed with the deal's number). With `output`, each game's
 /// record is appended to that results file as it ends, and the games
 /// already in it (played with the same settings) are not played again.
+/// Returns the exit code and the records of every game played (this run
+/// and before), for the report page.
 pub fn run(
     config: &BatchConfig,
     settings: &HiddenSettings,
     jobs: Option<usize>,
     json: bool,
     output: Option<&Path>,
-) -> anyhow::Result<ExitCode> {
+) -> anyhow::Result<(ExitCode, Vec<Record>)> {
     config.validate()?;
     let cancel = super::cancel_on_ctrl_c();
     let (writer, existing) = match output {
@@ -62,9 +65,10 @@ pub fn run(
     for record in existing.into_iter().filter(|r| config.includes(r)) {
         match &record.blind {
             Some(blind) if blind.settings != mine => anyhow::bail!(
-                "{}: deal {} was played blind with other settings ({} samples, {} positions, at most {} moves, seed {}): give the same flags, or another results file",
+                "{}: deal {} was played blind with other settings (player {}, {} samples, {} positions, at most {} moves, seed {}): give the same flags, or another results file",
                 output.map_or(String::new(), |p| p.display().to_string()),
                 record.number,
+                blind.settings.player,
                 blind.settings.samples,
                 blind
                     .settings
@@ -172,6 +176,7 @@ pub fn run(
             "suits": config.suits.count(),
             "rules": config.rules.to_string(),
             "settings": {
+                "player": settings.player.name(),
                 "samples": settings.samples,
                 "max_positions": settings.limits.max_positions,
                 "max_moves": settings.max_moves,
@@ -239,8 +244,9 @@ pub fn run(
         )?;
         writeln!(
             out,
-            "settings             {} per decision, {} positions per solve, at most {}, seed {} (--seed {} plays the same games)",
-            count(settings.samples as u64, "sampled completion"),
+            "settings             player {}, {} per decision, {} positions per solve, at most {}, seed {} (--seed {} plays the same games)",
+            settings.player,
+            count(settings.samples as u64, "sample"),
             settings
                 .limits
                 .max_positions
@@ -259,7 +265,7 @@ pub fn run(
                 None => "; use --output FILE to keep the games across runs".into(),
             }
         );
-        return Ok(ExitCode::from(130));
+        return Ok((ExitCode::from(130), played));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok((ExitCode::SUCCESS, played))
 }

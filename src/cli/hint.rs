@@ -13,7 +13,7 @@ use spider_analyzer::deal::Place;
 use spider_analyzer::deal::check;
 use spider_analyzer::solve::{Analysis, Limits};
 use spider_analyzer::text::count as plural;
-use spider_analyzer::unknown::blind::{Choice, HiddenSettings, Hop, Policy};
+use spider_analyzer::unknown::blind::{Choice, HiddenSettings};
 use spider_analyzer::unknown::hint::{self, Hint, Kind, Method, MoveShare};
 use spider_analyzer::unknown::view::View;
 use spider_analyzer::unknown::{Completion, Decided, completions, sample};
@@ -269,8 +269,9 @@ fn kind_words(kind: Kind) -> &'static str {
 }
 
 /// The blind player's move in `deal` as a player sees it (every face-down
-/// and stock card masked): [`Hop`] with `samples` completions solved under
-/// `limits`, and its lookahead when none is won.
+/// and stock card masked): the default player of `spider play` (see
+/// [`spider_analyzer::unknown::blind::Player`]) with `samples` completions
+/// under `limits`.
 fn blind_choice(
     deal: &spider_analyzer::deal::Deal,
     limits: &spider_analyzer::solve::Limits,
@@ -279,13 +280,15 @@ fn blind_choice(
     cancel: &std::sync::atomic::AtomicBool,
 ) -> anyhow::Result<Option<Choice>> {
     let view = View::of(deal)?;
-    let mut player = Hop::new(HiddenSettings {
+    let mut player = HiddenSettings {
+        player: spider_analyzer::unknown::blind::Player::default(),
         samples,
         limits: limits.clone(),
         max_moves: usize::MAX,
         lookahead: LOOKAHEAD,
         seed,
-    });
+    }
+    .new_player();
     Ok(player.choose(&view, cancel)?)
 }
 

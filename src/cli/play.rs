@@ -20,9 +20,7 @@ use spider_analyzer::html::play as page;
 use spider_analyzer::solve::Limits;
 use spider_analyzer::stats::Interval;
 use spider_analyzer::text::count;
-use spider_analyzer::unknown::blind::{
-    Choice, HiddenSettings, Hop, PlayedMove, Policy, play_blind,
-};
+use spider_analyzer::unknown::blind::{Choice, HiddenSettings, PlayedMove, Player, play_blind};
 use spider_analyzer::unknown::referee::Referee;
 use spider_analyzer::unknown::view::{View, ViewError};
 
@@ -41,7 +39,15 @@ pub struct Args {
     /// against the cards of FILE (every card must be known).
     #[arg(long)]
     blind: bool,
-    /// Completions sampled and solved at each decision.
+    /// The blind player: `hop` (hindsight optimisation: sampled
+    /// completions solved with every card known, the lookahead's line when
+    /// none is won), `lookahead` (the lookahead's line alone, no sample) or
+    /// `rollout` (each candidate line played on against sampled cards, each
+    /// drawn only when it turns up); see docs/unknown-cards.md.
+    #[arg(long, value_name = "NAME", default_value_t = Player::default(), value_parser = super::flags::player)]
+    player: Player,
+    /// Completions sampled at each decision (hop: the completions solved;
+    /// rollout: the rollouts of each candidate line; lookahead: none).
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     samples: u64,
     /// Stop each solve of a sampled completion after N positions (a budget
@@ -92,6 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let settings = HiddenSettings {
+        player: args.player,
         samples: args.samples as usize,
         limits: Limits {
             max_positions: Some(args.max_positions),
@@ -143,7 +150,7 @@ fn blind(
     settings: &HiddenSettings,
 ) -> anyhow::Result<ExitCode> {
     let cancel = super::cancel_on_ctrl_c();
-    let mut hop = Hop::new(settings.clone());
+    let mut player = settings.new_player();
     let mut out = std::io::stdout().lock();
     if !args.json {
         writeln!(
@@ -157,7 +164,7 @@ fn blind(
     let mut write_error = None;
     let game = play_blind(
         &mut referee,
-        &mut hop,
+        player.as_mut(),
         settings.max_moves,
         &cancel,
         &mut |played: &PlayedMove| {
@@ -270,7 +277,7 @@ fn live(
     settings: &HiddenSettings,
 ) -> anyhow::Result<ExitCode> {
     let cancel = super::cancel_on_ctrl_c();
-    let mut hop = Hop::new(settings.clone());
+    let mut player = settings.new_player();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
@@ -298,12 +305,12 @@ fn live(
         }
         let Some(Choice {
             mv, win_estimate, ..
-        }) = hop.choose(&view, &cancel)?
+        }) = player.choose(&view, &cancel)?
         else {
             if cancel.load(std::sync::atomic::Ordering::Relaxed) {
                 return Ok(ExitCode::from(super::EXIT_INTERRUPTED));
             }
-            if hop.stats().gave_up {
+            if player.stats().gave_up {
                 writeln!(
                     out,
                     "no move to suggest: 200 moves in a row without a winning line in any sample; the game looks lost"
@@ -397,7 +404,7 @@ fn live(
         if !turned.is_empty() {
             writeln!(out, "  turned up: {}", cards_text(&turned))?;
         }
-        hop.observe(mv, &next, &turned);
+        player.observe(mv, &next, &turned);
         view = next;
     }
 }

@@ -1,5 +1,8 @@
-//! A compact, sorted set of 128-bit fingerprints: the seen set of the
-//! disk-backed layered search ([`super::layered`] with a disk directory).
+//! A compact, sorted set of 128-bit fingerprints: the disk-backed layered
+//! search ([`super::layered`] with a disk directory) writes each round's
+//! new states as a [`Run`] for a resumed search to read back (its seen
+//! sets in memory are tables: looking successors up one by one here cost
+//! a block's decoding each).
 //!
 //! The set is built from sorted runs, each written once and never changed:
 //! fingerprints in blocks of [`BLOCK`], a block's first fingerprint kept
@@ -222,6 +225,60 @@ impl SortedFps {
         }
     }
 
+    /// Sets `held[i]` for each `sorted[i]` in the set (`sorted` sorted,
+    /// `held` as long; entries already set are not looked up). The runs
+    /// are walked newest first, each block only as far as the largest
+    /// candidate in it.
+    pub fn mark_held(&self, sorted: &[u128], held: &mut [bool]) {
+        debug_assert_eq!(sorted.len(), held.len());
+        for run in self.runs.iter().rev() {
+            let Some(&first) = run.firsts.first() else {
+                continue;
+            };
+            let blocks = run.firsts.len();
+            let start = sorted.partition_point(|&fp| fp < first);
+            // The block being walked: its index, the fingerprint reached,
+            // how many of its fingerprints are left, its gaps' reader.
+            let mut k = usize::MAX;
+            let mut at = 0u128;
+            let mut left = 0usize;
+            let mut width = 0u32;
+            let mut bits = BitReader::new(&[]);
+            for (&fp, held) in sorted[start..].iter().zip(&mut held[start..]) {
+                if *held {
+                    continue;
+                }
+                // The last block whose first fingerprint is at most fp
+                // (blocks only move forward: the candidates are sorted):
+                // galloping from the block after the current one.
+                let from = k.wrapping_add(1);
+                if k == usize::MAX || (from < blocks && run.firsts[from] <= fp) {
+                    let (mut lo, mut step) = (from, 1);
+                    while lo + step < blocks && run.firsts[lo + step] <= fp {
+                        lo += step;
+                        step *= 2;
+                    }
+                    let hi = (lo + step).min(blocks);
+                    k = lo + run.firsts[lo..hi].partition_point(|&f| f <= fp) - 1;
+                    let offset = run.offsets[k] as usize;
+                    width = u32::from(run.data[offset]);
+                    bits = BitReader::new(&run.data[offset + 1..]);
+                    at = run.firsts[k];
+                    left = if k + 1 == blocks {
+                        run.len - k * BLOCK - 1
+                    } else {
+                        BLOCK - 1
+                    };
+                }
+                while at < fp && left > 0 {
+                    at += bits.read(width);
+                    left -= 1;
+                }
+                *held = at == fp;
+            }
+        }
+    }
+
     /// Whether `fp` is in the set.
     pub fn contains(&self, fp: u128) -> bool {
         let mut one = vec![fp];
@@ -321,57 +378,48 @@ impl<'a> BitWriter<'a> {
 /// Reads what [`BitWriter`] wrote.
 struct BitReader<'a> {
     data: &'a [u8],
+    /// The next bit to read.
     at: usize,
-    acc: u128,
-    bits: u32,
 }
 
 impl<'a> BitReader<'a> {
     fn new(data: &'a [u8]) -> Self {
-        BitReader {
-            data,
-            at: 0,
-            acc: 0,
-            bits: 0,
-        }
+        BitReader { data, at: 0 }
     }
 
-    fn read(&mut self, width: u32) -> u128 {
-        if width > 64 {
-            let low = self.read64(64);
-            let high = self.read64(width - 64);
-            u128::from(low) | (u128::from(high) << 64)
-        } else {
-            u128::from(self.read64(width))
-        }
-    }
-
+    /// The next `width` bits (at most 128): the 17 bytes that hold them
+    /// read at once, shifted into place.
     #[inline]
-    fn read64(&mut self, width: u32) -> u64 {
-        if width == 0 {
-            return 0;
-        }
-        while self.bits < width {
-            // Eight bytes at a time where there are eight left.
-            if self.bits <= 64 && self.at + 8 <= self.data.len() {
-                let word = u64::from_le_bytes(self.data[self.at..self.at + 8].try_into().unwrap());
-                self.acc |= u128::from(word) << self.bits;
-                self.at += 8;
-                self.bits += 64;
-            } else {
-                self.acc |= u128::from(self.data[self.at]) << self.bits;
-                self.at += 1;
-                self.bits += 8;
+    fn read(&mut self, width: u32) -> u128 {
+        let byte = self.at / 8;
+        let shift = (self.at % 8) as u32;
+        let (low, high) = match self.data.get(byte..byte + 17) {
+            Some(bytes) => (
+                u128::from_le_bytes(bytes[..16].try_into().expect("16 bytes")),
+                bytes[16],
+            ),
+            None => {
+                // Near the end: what is left, zero-padded.
+                let mut bytes = [0u8; 17];
+                let left = self.data.len().saturating_sub(byte).min(17);
+                bytes[..left].copy_from_slice(&self.data[byte..byte + left]);
+                (
+                    u128::from_le_bytes(bytes[..16].try_into().expect("16 bytes")),
+                    bytes[16],
+                )
             }
-        }
-        let value = if width == 64 {
-            self.acc as u64
-        } else {
-            (self.acc as u64) & ((1 << width) - 1)
         };
-        self.acc >>= width;
-        self.bits -= width;
-        value
+        let value = if shift == 0 {
+            low
+        } else {
+            (low >> shift) | (u128::from(high) << (128 - shift))
+        };
+        self.at += width as usize;
+        match width {
+            0 => 0,
+            128 => value,
+            _ => value & ((1u128 << width) - 1),
+        }
     }
 }
 
@@ -397,7 +445,8 @@ mod tests {
         fps
     }
 
-    /// Every fingerprint added is found, none other is, whatever the
+    /// Every fingerprint added is found (looked up in bulk or marked in
+    /// place), none other is, whatever the
     /// spread of the gaps (from dense to 128-bit wide), the runs merged
     /// along the way; a run reads back as written; the set takes the bytes
     /// the module's documentation says.
@@ -432,6 +481,17 @@ mod tests {
             set.retain_new(&mut probe);
             assert_eq!(probe, absent, "spread {spread}");
             assert!(set.contains(held[17]) && !set.contains(absent[5]));
+            // The same answers marked in place, for every candidate or a
+            // sparse few.
+            for stride in [1, 7, 1000] {
+                let probe: Vec<u128> = all.iter().copied().step_by(stride).collect();
+                let mut marked = vec![false; probe.len()];
+                set.mark_held(&probe, &mut marked);
+                for (k, (fp, marked)) in probe.iter().zip(&marked).enumerate() {
+                    let i = k * stride;
+                    assert_eq!(*marked, i % 3 != 0, "spread {spread}, {fp:x}");
+                }
+            }
             for run in set.runs() {
                 let mut bytes = Vec::new();
                 run.write_to(&mut bytes).unwrap();

@@ -419,6 +419,12 @@ impl Reveals {
         out.extend_from_slice(&self.dealt.to_le_bytes());
     }
 
+    /// The places turned up, as one number: bit `p` for pile `p`'s
+    /// face-down card, bit `16 + p` for a stock card dealt on pile `p`.
+    pub fn places(&self) -> u32 {
+        self.turned_up as u32 | (self.dealt as u32) << 16
+    }
+
     /// Whether nothing unknown turned up.
     pub fn is_empty(&self) -> bool {
         self.turned_up == 0 && self.dealt == 0

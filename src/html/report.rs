@@ -172,6 +172,31 @@ pub fn page(title: &str, records: &[Record], summary: &Summary) -> String {
             "#2e7d32",
         )
     };
+    let blind_line = summary.blind.as_ref().map_or(String::new(), |blind| {
+        let share = |s: Option<crate::batch::Share>| {
+            s.map_or("n/a".to_string(), |s| {
+                format!(
+                    "{:.0} % ({} of {}; 95 % interval {:.0}–{:.0} %)",
+                    100.0 * s.share,
+                    s.count,
+                    s.of,
+                    100.0 * s.low,
+                    100.0 * s.high
+                )
+            })
+        };
+        format!(
+            "<p class=\"blind\" data-won=\"{}\" data-games=\"{}\">Played blind (seeing only the face-up cards): \
+             <strong>{}</strong> won; with every card known, {} winnable. \
+             {:.1} s a game (one thread); {}.</p>\n",
+            blind.won.map_or(0, |s| s.count),
+            blind.games,
+            share(blind.won),
+            share(blind.winnable_known),
+            blind.seconds_per_game,
+            escape(&blind.settings.join("; "))
+        )
+    });
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
@@ -179,7 +204,7 @@ pub fn page(title: &str, records: &[Record], summary: &Summary) -> String {
          <h1>{title}</h1>\n\
          <p class=\"headline\" data-decided=\"{decided_count}\" data-deals=\"{deals}\"><strong>{decided}</strong> of {deals_words} decided: \
          {winnable} winnable, {unwinnable} unwinnable, {undecided_count} undecided.</p>\n\
-         {time_chart}\n{line_chart}\n<h2>Summary</h2>\n<pre>{summary_text}</pre>\n<h2>Undecided deals</h2>\n{undecided_section}\n\
+         {blind_line}{time_chart}\n{line_chart}\n<h2>Summary</h2>\n<pre>{summary_text}</pre>\n<h2>Undecided deals</h2>\n{undecided_section}\n\
          </main>\n</body>\n</html>\n",
         title = escape(title),
         decided_count = summary.winnable + summary.unwinnable,

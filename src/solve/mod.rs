@@ -85,9 +85,12 @@ pub struct Limits {
 /// search of one deal (or one completion of its `XX` cards) may do. A
 /// budget in positions, not seconds, gives the same verdict, line and
 /// counts on any machine under any load. Every win of PySol 1..1000 within
-/// 10 s took at most 8.6 M positions (results/pysol-1-1000.jsonl); the
-/// ladder's figures for this budget are in docs/figures.md.
-pub const DEFAULT_MAX_POSITIONS: u64 = 10_000_000;
+/// 10 s took at most 8.6 M positions (results/pysol-1-1000.jsonl); on the
+/// ladder of stuck positions 10 M left two positions undecided that 10 s
+/// had won (they need 10.4 M and 18.7 M), so the default is 20 M, about
+/// 15 to 20 s of one core for a search that finds nothing. The ladder's
+/// figures for this budget are in docs/figures.md.
+pub const DEFAULT_MAX_POSITIONS: u64 = 20_000_000;
 
 /// The default of [`Limits::shorten_positions`] in `analyze` and `batch`:
 /// about the 3 s of one core that the earlier time budget gave (600,000

@@ -46,71 +46,18 @@ use crate::deal::numbered::SplitMix64;
 use crate::game::Move;
 use crate::stats::Interval;
 
+pub use super::policy::{Choice, HiddenSettings, Player, Policy, PolicyStats};
+
 use super::hint::kind;
 use super::referee::Referee;
 use super::sample::draw;
 use super::view::View;
-use crate::solve::{Limits, SolveError, Verdict, analyze_unshortened, score};
+use crate::solve::{SolveError, Verdict, analyze_unshortened, score};
 
 /// Moves without a plan after which the player samples again.
 const UNPLANNED_RESAMPLE: usize = 20;
 /// Moves without a plan in a row after which the game is given up.
 const UNPLANNED_GIVE_UP: usize = 200;
-
-/// A player who sees only what a player sees.
-pub trait Policy {
-    /// The move to play in `view`, or `None` when the player has none (no
-    /// legal move, or it gives up: see [`Policy::stats`]).
-    fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError>;
-    /// `mv` was played from the last view chosen in, which led to
-    /// `view_after`, turning up `turned` (pile order; empty when nothing
-    /// turned up).
-    fn observe(&mut self, mv: Move, view_after: &View, turned: &[Card]);
-    /// What the player did so far.
-    fn stats(&self) -> PolicyStats {
-        PolicyStats::default()
-    }
-}
-
-/// A move chosen, with the player's estimate of the chance to win after it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Choice {
-    pub mv: Move,
-    /// The estimated chance to win playing it (`None`: no estimate, e.g. a
-    /// move chosen by the heuristic with no winning line found).
-    pub win_estimate: Option<Interval>,
-    /// Other moves considered, best first, with their estimates.
-    pub alternatives: Vec<(Move, Option<Interval>)>,
-}
-
-/// Counts a policy keeps.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PolicyStats {
-    /// Times it sampled and solved.
-    pub decisions: usize,
-    /// Moves chosen with no plan (by the heuristic).
-    pub unplanned_moves: usize,
-    /// Whether it gave up (no progress).
-    pub gave_up: bool,
-}
-
-/// How the hidden player plays.
-#[derive(Clone, Debug)]
-pub struct HiddenSettings {
-    /// Completions drawn at each decision.
-    pub samples: usize,
-    /// Limits of each solve of a sampled completion.
-    pub limits: Limits,
-    /// The game is given up after this many moves.
-    pub max_moves: usize,
-    /// With no plan, play the line [`super::lookahead::best_line`] finds
-    /// within this many positions that turn up nothing; 0 plays the move
-    /// whose position scores best instead (the player of the first study).
-    pub lookahead: usize,
-    /// Seeds the samples of the game (with the deal's number mixed in by
-    /// the caller, so each game has its own).
-    pub seed: u64,
-}
 
 /// One move of a blind game.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -221,7 +168,18 @@ pub fn play_blind(
     })
 }
 
-/// Plays `deal` (every card known to the referee) with [`Hop`] under
+impl HiddenSettings {
+    /// A fresh player of [`HiddenSettings::player`] with these settings.
+    pub fn new_player(&self) -> Box<dyn Policy + Send> {
+        match self.player {
+            Player::Rollout => Box::new(super::rollout::Rollout::new(self.clone())),
+            Player::Hop => Box::new(Hop::new(self.clone())),
+            Player::Lookahead => Box::new(Lookahead::new(self.clone())),
+        }
+    }
+}
+
+/// Plays `deal` (every card known to the referee) with the player of
 /// `settings`.
 pub fn play_hidden(
     deal: &Deal,
@@ -230,10 +188,10 @@ pub fn play_hidden(
 ) -> Result<BlindGame, SolveError> {
     let mut referee =
         Referee::new(deal).map_err(|e| SolveError::Shape(ShapeError(e.to_string())))?;
-    let mut hop = Hop::new(settings.clone());
+    let mut player = settings.new_player();
     play_blind(
         &mut referee,
-        &mut hop,
+        player.as_mut(),
         settings.max_moves,
         cancel,
         &mut |_| {},
@@ -418,6 +376,82 @@ impl Policy for Hop {
         }
         if self.plans.is_empty() {
             self.looked_ahead = false;
+        }
+    }
+
+    fn stats(&self) -> PolicyStats {
+        self.stats
+    }
+}
+
+/// The player that plays the lookahead's line and nothing else: the
+/// moves that turn up nothing toward the best card to turn up
+/// ([`super::lookahead::best_line`] within `lookahead` positions), no
+/// sample, no solve until every card has been seen; then the solver's
+/// winning line, when it finds one within the limits. [`Hop`] falls back
+/// on the same line when no sample is won; the studies compare the two.
+#[derive(Clone, Debug)]
+pub struct Lookahead {
+    settings: HiddenSettings,
+    /// The rest of the line chosen.
+    plan: Vec<Move>,
+    /// Positions reached in this game (keys of the views).
+    seen: HashSet<u128>,
+    stats: PolicyStats,
+}
+
+impl Lookahead {
+    pub fn new(settings: HiddenSettings) -> Lookahead {
+        Lookahead {
+            settings,
+            plan: Vec::new(),
+            seen: HashSet::new(),
+            stats: PolicyStats::default(),
+        }
+    }
+}
+
+impl Policy for Lookahead {
+    fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError> {
+        if view.is_won() {
+            return Ok(None);
+        }
+        self.seen.insert(view.key());
+        if self.plan.is_empty() && view.hidden_count() == 0 {
+            // Every card seen: a game of known cards.
+            self.stats.decisions += 1;
+            let analysis = analyze_unshortened(&view.deal(), &self.settings.limits, cancel)?;
+            if let (Verdict::Winnable, Some(line)) = (analysis.verdict, analysis.line) {
+                self.plan = line;
+            }
+        }
+        if self.plan.is_empty() {
+            let line = super::lookahead::best_line(
+                &view.deal(),
+                self.settings.lookahead.max(1),
+                &self.seen,
+            )?;
+            match line {
+                Some(line) if !line.moves.is_empty() => {
+                    self.stats.unplanned_moves += line.moves.len();
+                    self.plan = line.moves;
+                }
+                _ => return Ok(None),
+            }
+        }
+        Ok(Some(Choice {
+            mv: self.plan[0],
+            win_estimate: None,
+            alternatives: Vec::new(),
+        }))
+    }
+
+    fn observe(&mut self, mv: Move, view_after: &View, turned: &[Card]) {
+        self.seen.insert(view_after.key());
+        if self.plan.first() == Some(&mv) && turned.is_empty() {
+            self.plan.remove(0);
+        } else {
+            self.plan.clear();
         }
     }
 

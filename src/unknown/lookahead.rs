@@ -7,7 +7,7 @@
 //! turns up no card (each position once), up to a number of positions. The
 //! moves that end such a line by turning up a card, a face-down card
 //! uncovered or a row dealt, are its *leaves*: what lies beyond them is not
-//! known. Each leaf is valued by [`score`] of the position it reaches (runs
+//! known. Each leaf is valued by [`value`] of the position it reaches (runs
 //! removed above all, then face-down cards left, empty piles, same-suit
 //! runs; an unknown card face up counts as a break), and the line to the
 //! best leaf is the one to play: arrange what can be arranged, then turn up
@@ -21,9 +21,44 @@
 
 use std::collections::{HashSet, VecDeque};
 
+use crate::deal::PILES;
 use crate::deal::{Deal, ShapeError};
 use crate::game::{Game, Move, Position};
-use crate::solve::score;
+
+/// What a position is worth to a player who cannot see the hidden cards:
+/// [`crate::solve::score`]'s measure (runs removed above all, then
+/// face-down cards left, empty piles, same-suit pairs, pairs out of order),
+/// with a pair that holds an unknown card counted as out of order: a deal
+/// puts ten cards nobody knows on the piles, ten breaks until they turn up.
+pub fn value(position: &Position) -> i32 {
+    const RUN_REMOVED: i32 = 400;
+    const FACE_DOWN: i32 = -12;
+    const EMPTY_PILE: i32 = 40;
+    const SAME_SUIT_PAIR: i32 = 10;
+    const BREAK: i32 = -3;
+    let mut total = position.runs_removed() as i32 * RUN_REMOVED;
+    for pile in 0..PILES {
+        if position.is_empty_pile(pile) {
+            total += EMPTY_PILE;
+            continue;
+        }
+        total += position.face_down_count(pile) as i32 * FACE_DOWN;
+        let up: Vec<Option<crate::cards::Card>> = position.face_up(pile).collect();
+        for pair in up.windows(2) {
+            total += match (pair[0], pair[1]) {
+                (Some(below), Some(above)) if above.rank() + 1 == below.rank() => {
+                    if above.suit() == below.suit() {
+                        SAME_SUIT_PAIR
+                    } else {
+                        0
+                    }
+                }
+                _ => BREAK,
+            };
+        }
+    }
+    total
+}
 
 /// The best line found by [`best_line`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,7 +66,7 @@ pub struct Line {
     /// The moves, the last of which turns up a card (or wins); empty when
     /// no move leads anywhere new.
     pub moves: Vec<Move>,
-    /// [`score`] of the position the line reaches.
+    /// [`value`] of the position the line reaches.
     pub value: i32,
     /// Whether the line ends by turning up a card (or a win), rather than
     /// at the best position that turns up nothing.
@@ -49,17 +84,46 @@ pub fn best_line(
     max_positions: usize,
     avoid: &HashSet<u128>,
 ) -> Result<Option<Line>, ShapeError> {
+    let found = lines(view, max_positions, avoid)?;
+    Ok(found.leaves.into_iter().next().or(found.inner))
+}
+
+/// What [`lines`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lines {
+    /// For each set of places a card can be turned up from (the piles a
+    /// move uncovers, or the deal), the best line that ends by turning them
+    /// up, best first (equal values: the one found first, the shortest).
+    /// A line that wins comes alone.
+    pub leaves: Vec<Line>,
+    /// The line to the best position that turns up nothing, scores higher
+    /// than the start and is not in `avoid`.
+    pub inner: Option<Line>,
+}
+
+/// Searches, breadth first, every line of moves from `view` (a deal whose
+/// face-down and stock cards are all `XX`) that turns up no card, up to
+/// `max_positions` positions, and keeps the best line to each way of
+/// turning up cards (see [`Lines`]).
+pub fn lines(
+    view: &Deal,
+    max_positions: usize,
+    avoid: &HashSet<u128>,
+) -> Result<Lines, ShapeError> {
     let game = Game::new(view)?;
     let start = game.start().clone();
     // Every position reached, with its parent and the move from it.
     let mut tree: Vec<(u32, Move, Position)> = vec![(u32::MAX, Move::Deal, start.clone())];
     let mut seen: HashSet<u128> = HashSet::from([game.key(&start)]);
     let mut queue = VecDeque::from([0u32]);
-    let mut best_leaf: Option<(i32, u32, Move)> = None;
+    // The best leaf of each way of turning up cards: (value, order found,
+    // node, move), in the order the ways were first found.
+    let mut leaves: Vec<(u32, (i32, usize, u32, Move))> = Vec::new();
+    let mut found = 0usize;
     // Only a position better than the start is worth a line that turns
     // up nothing: anything else wanders.
     let mut best_inner: Option<(i32, u32)> = None;
-    let start_value = score(&start);
+    let start_value = value(&start);
     let mut moves = Vec::new();
     while let Some(at) = queue.pop_front() {
         let position = tree[at as usize].2.clone();
@@ -68,17 +132,25 @@ pub fn best_line(
         for &mv in &moves {
             let step = game.apply(&position, mv);
             if step.position.is_won() {
-                return Ok(Some(Line {
+                let line = Line {
                     moves: line_to(&tree, at, Some(mv)),
-                    value: score(&step.position),
+                    value: value(&step.position),
                     turns_up: true,
-                }));
+                };
+                return Ok(Lines {
+                    leaves: vec![line],
+                    inner: None,
+                });
             }
             if !step.reveals.is_empty() {
-                let value = score(&step.position);
-                // Strictly better only: the first (shortest) line wins ties.
-                if best_leaf.is_none_or(|(best, ..)| value > best) {
-                    best_leaf = Some((value, at, mv));
+                let value = value(&step.position);
+                let way = step.reveals.places();
+                found += 1;
+                match leaves.iter_mut().find(|(w, _)| *w == way) {
+                    // Strictly better only: the first (shortest) line wins ties.
+                    Some((_, best)) if value > best.0 => *best = (value, found, at, mv),
+                    Some(_) => {}
+                    None => leaves.push((way, (value, found, at, mv))),
                 }
                 continue;
             }
@@ -86,7 +158,7 @@ pub fn best_line(
             if tree.len() >= max_positions || !seen.insert(key) {
                 continue;
             }
-            let value = score(&step.position);
+            let value = value(&step.position);
             tree.push((at, mv, step.position));
             let index = (tree.len() - 1) as u32;
             if value > start_value
@@ -98,18 +170,22 @@ pub fn best_line(
             queue.push_back(index);
         }
     }
-    Ok(match (best_leaf, best_inner) {
-        (Some((value, at, mv)), _) => Some(Line {
-            moves: line_to(&tree, at, Some(mv)),
-            value,
-            turns_up: true,
-        }),
-        (None, Some((value, at))) => Some(Line {
+    let mut best: Vec<(i32, usize, u32, Move)> = leaves.into_iter().map(|(_, b)| b).collect();
+    best.sort_by_key(|&(value, order, ..)| (std::cmp::Reverse(value), order));
+    Ok(Lines {
+        leaves: best
+            .into_iter()
+            .map(|(value, _, at, mv)| Line {
+                moves: line_to(&tree, at, Some(mv)),
+                value,
+                turns_up: true,
+            })
+            .collect(),
+        inner: best_inner.map(|(value, at)| Line {
             moves: line_to(&tree, at, None),
             value,
             turns_up: false,
         }),
-        (None, None) => None,
     })
 }
 
@@ -175,9 +251,9 @@ removed: [S, S, S, S, S, S]
             assert_eq!(step.reveals.is_empty(), at + 1 < line.moves.len(), "{at}");
             position = step.position;
         }
-        assert_eq!(line.value, score(&position));
+        assert_eq!(line.value, value(&position));
         // Turning up pile 1's card at once (5S onto 6S) is worth less.
         let at_once = game.apply(game.start(), game_move(&game, "1-2/1")).position;
-        assert!(line.value >= score(&at_once));
+        assert!(line.value >= value(&at_once));
     }
 }

@@ -10,15 +10,20 @@
 //! - [`hint`]: the share of completions a win starts with each move;
 //! - [`view`]: what a player sees (no hidden card in it), and
 //!   [`referee`]: the real deal, which plays the player's moves;
-//! - [`blind`]: the player interface ([`blind::Policy`]), the player by
-//!   hindsight optimisation and the game between player and referee.
+//! - [`policy`]: the player interface ([`policy::Policy`]) and settings;
+//! - [`blind`]: the player by hindsight optimisation, the lookahead alone,
+//!   and the game between player and referee;
+//! - [`rollout`]: the player that draws a hidden card only when it turns
+//!   up (policy rollouts over the reveals).
 
 pub mod blind;
 pub mod completions;
 mod decided;
 pub mod hint;
 pub mod lookahead;
+pub mod policy;
 pub mod referee;
+pub mod rollout;
 pub mod sample;
 pub mod view;
 

@@ -11,7 +11,7 @@ use spider_analyzer::cards::{Card, CardSlot, SuitCount};
 use spider_analyzer::deal::{Deal, Rules, numbered, yaml};
 use spider_analyzer::game::Move;
 use spider_analyzer::solve::Limits;
-use spider_analyzer::unknown::blind::{HiddenSettings, Hop, PlayedMove, play_blind};
+use spider_analyzer::unknown::blind::{HiddenSettings, PlayedMove, Player, play_blind};
 use spider_analyzer::unknown::referee::Referee;
 use spider_analyzer::unknown::view::View;
 
@@ -21,6 +21,7 @@ fn spider() -> Command {
 
 fn settings(seed: u64) -> HiddenSettings {
     HiddenSettings {
+        player: Player::Hop,
         samples: 2,
         limits: Limits {
             max_positions: Some(5_000),
@@ -53,11 +54,17 @@ fn twins() -> (Deal, Deal) {
 }
 
 fn log(deal: &Deal, seed: u64) -> Vec<PlayedMove> {
+    log_of(deal, seed, Player::Hop)
+}
+
+fn log_of(deal: &Deal, seed: u64, player: Player) -> Vec<PlayedMove> {
     let mut referee = Referee::new(deal).unwrap();
-    let mut hop = Hop::new(settings(seed));
+    let mut settings = settings(seed);
+    settings.player = player;
+    let mut player = settings.new_player();
     play_blind(
         &mut referee,
-        &mut hop,
+        player.as_mut(),
         150,
         &AtomicBool::new(false),
         &mut |_| {},
@@ -105,6 +112,22 @@ fn the_blind_player_plays_deals_alike_until_a_hidden_difference_turns_up() {
     let split = same_until_a_difference_turns_up(&moves_and_cards(&a), &moves_and_cards(&b));
     // J♠ and A♠ under five cards each: some move turns one of them up.
     assert!(split.is_some(), "the swapped cards never turned up");
+}
+
+/// The same for every player: the rollouts and the lookahead read only
+/// views too.
+#[test]
+fn every_player_plays_deals_alike_until_a_hidden_difference_turns_up() {
+    let (deal, other) = twins();
+    for player in [Player::Rollout, Player::Lookahead] {
+        let (a, b) = (log_of(&deal, 5, player), log_of(&other, 5, player));
+        assert!(!a.is_empty(), "{player}");
+        let split = same_until_a_difference_turns_up(&moves_and_cards(&a), &moves_and_cards(&b));
+        assert!(
+            split.is_some(),
+            "{player}: the swapped cards never turned up"
+        );
+    }
 }
 
 #[test]
@@ -397,4 +420,128 @@ fn batch_hidden_writes_a_results_file_and_resumes_it() {
     let third = run("1..3", "2");
     assert_eq!(third.status.code(), Some(2), "{third:?}");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), now);
+    // The report page and the summary of the file show the share won
+    // blind beside the share winnable with the cards known.
+    let page = dir.path().join("blind.html");
+    spider()
+        .args(["batch", "--summarize"])
+        .arg(&out)
+        .arg("--html")
+        .arg(&page)
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains("won played blind"))
+        .stdout(predicates::str::contains("winnable (known)"));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("data-games=\"3\""), "{html}");
+    assert!(
+        html.contains("Played blind (seeing only the face-up cards)"),
+        "{html}"
+    );
+}
+
+/// A deal whose card completes a run uncovers one more card: the view asks
+/// for it (the ten dealt cards are not enough), then takes the eleven, with
+/// the run removed and the card face up where the run lay.
+#[test]
+fn a_dealt_card_that_completes_a_run_asks_for_the_card_it_uncovers() {
+    let text = "\
+suits: 1
+piles:
+  - {face_down: [XX], face_up: [KS, QS, JS, 10S, 9S, 8S, 7S, 6S, 5S, 4S, 3S, 2S]}
+  - {face_down: [], face_up: [KS, QS]}
+  - {face_down: [], face_up: [KS, QS]}
+  - {face_down: [], face_up: [JS, 10S]}
+  - {face_down: [], face_up: [JS, 10S]}
+  - {face_down: [], face_up: [9S, 8S]}
+  - {face_down: [], face_up: [9S, 8S]}
+  - {face_down: [], face_up: [7S, 6S]}
+  - {face_down: [], face_up: [7S]}
+  - {face_down: [], face_up: [6S]}
+stock:
+  - [XX, XX, XX, XX, XX, XX, XX, XX, XX, XX]
+removed: [S, S, S, S, S]
+";
+    let deal = yaml::from_str(text, std::path::Path::new("chain.yaml")).unwrap();
+    let view = View::of(&deal).unwrap();
+    assert_eq!(view.hidden_count(), 11);
+    assert_eq!(view.turns_up(Move::Deal).unwrap(), 10);
+    let card = |t: &str| t.parse::<Card>().unwrap();
+    let row: Vec<Card> = ["AS", "AS", "2S", "2S", "3S", "3S", "4S", "4S", "5S", "AS"]
+        .map(card)
+        .to_vec();
+    match view.after(Move::Deal, &row) {
+        Err(spider_analyzer::unknown::view::ViewError::NotEnough { needed, given }) => {
+            assert_eq!((needed, given), (11, 10))
+        }
+        other => panic!("expected the uncovered card to be asked for: {other:?}"),
+    }
+    let mut eleven = row.clone();
+    eleven.push(card("5S"));
+    let after = view.after(Move::Deal, &eleven).unwrap();
+    assert_eq!(after.removed().len(), 6);
+    assert_eq!(after.face_up(0), vec![card("5S")]);
+    assert_eq!(after.hidden_count(), 0);
+    assert!(after.unseen().is_empty());
+    // A twelfth card is one too many; a card every copy of which is seen
+    // cannot be there.
+    let mut twelve = eleven.clone();
+    twelve.push(card("5S"));
+    assert!(view.after(Move::Deal, &twelve).is_err());
+    let mut wrong = row.clone();
+    wrong[0] = card("KS");
+    assert!(view.after(Move::Deal, &wrong).is_err());
+}
+
+/// The live companion through a deal: it asks for the card a move turned
+/// up, then for the ten cards a deal puts down (refusing a card that cannot
+/// be there and asking again), and plays the game to its win.
+#[test]
+fn play_live_asks_for_the_ten_cards_a_deal_puts_down() {
+    let text = "\
+suits: 1
+piles:
+  - {face_down: [XX], face_up: [KS, QS, JS, 10S, 9S, 8S, 7S, 6S, 5S, 4S, 3S, 2S]}
+  - {face_down: [], face_up: [KS, QS]}
+  - {face_down: [], face_up: [KS, QS]}
+  - {face_down: [], face_up: [JS, 10S]}
+  - {face_down: [], face_up: [JS, 10S]}
+  - {face_down: [], face_up: [9S, 8S]}
+  - {face_down: [], face_up: [9S, 8S]}
+  - {face_down: [], face_up: [7S, 6S]}
+  - {face_down: [], face_up: [7S]}
+  - {face_down: [], face_up: [6S]}
+stock:
+  - [XX, XX, XX, XX, XX, XX, XX, XX, XX, XX]
+removed: [S, S, S, S, S]
+";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("chain.yaml");
+    std::fs::write(&path, text).unwrap();
+    let output = spider()
+        .args([
+            "play",
+            "--samples",
+            "2",
+            "--max-positions",
+            "5000",
+            "-j",
+            "1",
+        ])
+        .arg(&path)
+        .write_stdin("5S\nAS AS 2S 2S 3S 3S 4S 4S AS KS\nAS AS 2S 2S 3S 3S 4S 4S AS 5S\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("which card turned up?"), "{text}");
+    assert!(
+        text.contains("which 10 cards were dealt, pile 1 to 10?   K♠ cannot be there"),
+        "{text}"
+    );
+    assert!(
+        text.contains("turned up: A♠ A♠ 2♠ 2♠ 3♠ 3♠ 4♠ 4♠ A♠ 5♠"),
+        "{text}"
+    );
+    assert!(text.contains("the game is won"), "{text}");
+    assert_eq!(output.status.code(), Some(0), "{text}");
 }

@@ -292,14 +292,14 @@ fn zero_means_no_limit_in_every_help() {
 #[test]
 fn flags_are_spelled_alike() {
     // -j everywhere --jobs is; batch's budgets default as analyze's: work
-    // (10 M positions), no deadline.
+    // (20 M positions), no deadline.
     for command in ["analyze", "batch"] {
         let help = spider().args([command, "--help"]).output().unwrap();
         let help = String::from_utf8(help.stdout).unwrap();
         assert!(help.contains("-j, --jobs <N>"), "{command}");
         for (flag, default) in [
             ("--time-limit <SECS>", "[default: 0]"),
-            ("--max-positions <N>", "[default: 10000000]"),
+            ("--max-positions <N>", "[default: 20000000]"),
             ("--shorten-positions <N>", "[default: 1500000]"),
             ("--memory-limit <SIZE>", "[default: auto]"),
         ] {

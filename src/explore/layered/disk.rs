@@ -12,16 +12,27 @@
 //!    fingerprint and keeps the first of each (the one the in-memory
 //!    search would have kept: files and records are read in the order they
 //!    were generated), and drops those in part `p`'s seen set;
-//! 2. adds the new fingerprints to the seen set (a [`SortedFps`], sorted
-//!    and delta-coded, 13–15 bytes a fingerprint, in memory) and writes
-//!    them as a run file;
+//! 2. adds the new fingerprints to the seen set (an [`FpTable`] in memory,
+//!    the table of the search in memory) and keeps them as a sorted run
+//!    ([`Run`], written to disk for a resumed search);
 //! 3. expands the new states in the order the in-memory search would, and
 //!    writes every successor (fingerprint and packed record) to one output
-//!    file, in Zstandard blocks keyed by target layer and part.
+//!    file, in Zstandard blocks keyed by target layer and part; but a
+//!    same-layer successor already in a seen set is counted as a duplicate
+//!    and neither built nor written (the task that reads it would drop it:
+//!    nine in ten same-layer successors are such, mostly states new in the
+//!    same round, a card moved on again, or a move's reverse). In one
+//!    process, every task does steps 1 and 2 before any does step 3, which
+//!    then looks up every part's seen set; a task in a process of its own
+//!    looks up its own part's only.
 //!
 //! The layer ends with the first round that finds nothing new. Only the
 //! current layer's seen sets are in memory; everything else is on disk, and
-//! a file is deleted once every layer it feeds has read it.
+//! a file is deleted once every layer it feeds has read it. In one process,
+//! output files are kept in memory up to [`MEMORY_FILES`] bytes and written
+//! only when a manifest is (together, as one pack), so that a file read by
+//! the next round is seldom written at all: a search of many small rounds
+//! otherwise spent most of its time creating and deleting files.
 //!
 //! The same rounds run three ways, with the same counts: in one process
 //! (the tasks of a round on every core), or through a launcher command
@@ -43,9 +54,10 @@
 
 use std::collections::BTreeSet;
 use std::process::Command;
+use std::sync::Arc;
 
 use super::*;
-use crate::explore::sortedfp::{Run, SortedFps};
+use crate::explore::sortedfp::Run;
 
 /// Where and how the layered search keeps its states on disk.
 #[derive(Clone, Debug)]
@@ -67,10 +79,16 @@ pub struct DiskOptions {
     pub launcher: Option<String>,
 }
 
-/// Format of the disk manifest.
-const DISK_VERSION: u32 = 1;
+/// Format of the disk manifest (2: packs, seen runs named by the rounds
+/// they cover).
+const DISK_VERSION: u32 = 2;
 /// Raw bytes of records gathered before a block is compressed and written.
 const BLOCK_BYTES: usize = if cfg!(test) { 1 << 12 } else { 1 << 18 };
+/// The most bytes of output files and seen runs kept in memory between two
+/// manifests (an eighth of the memory limit if that is less): past it,
+/// files go to the disk as they are made, and the next manifest is written
+/// after the round.
+const MEMORY_FILES: u64 = 32 << 20;
 /// The "layer" that produced the start state.
 const START: u64 = u64::MAX;
 /// The manifest is written after a round at most this often (and at the
@@ -99,6 +117,11 @@ struct FileInfo {
     targets: BTreeSet<u64>,
     bytes: u64,
     blocks: Vec<BlockInfo>,
+    /// Where the file is when it was written with others into a pack: the
+    /// pack's name and where in it the file starts (`None`: in a file of
+    /// its own, or still in memory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pack: Option<(String, u64)>,
 }
 
 /// The layer being searched: the next round and its inputs.
@@ -122,6 +145,32 @@ struct DiskManifest {
     /// Layers waiting, with the files that feed them, in the order written.
     pending: BTreeMap<u64, Vec<String>>,
     files: BTreeMap<String, FileInfo>,
+    /// Packs written so far (the next one's number).
+    packs: u64,
+}
+
+/// What the driver wrote, or holds to write, since the last manifest.
+struct Unsaved {
+    /// Files written, to be synced before the manifest is written.
+    written: Vec<PathBuf>,
+    /// Files no layer reads any more, deleted once it is written.
+    doomed: Vec<PathBuf>,
+    /// The output files in memory (in one process).
+    memory: Option<MemFiles>,
+    /// The current layer's seen runs not written yet, per part (in one
+    /// process), of the rounds from `runs_from` on.
+    runs: Vec<Vec<Run>>,
+    runs_from: u32,
+    /// Bytes of the current layer's seen runs on disk.
+    seen_disk: u64,
+}
+
+impl Unsaved {
+    /// Bytes held to be written.
+    fn bytes(&self) -> u64 {
+        self.memory.as_ref().map_or(0, MemFiles::bytes)
+            + self.runs.iter().flatten().map(Run::bytes).sum::<u64>()
+    }
 }
 
 /// What a round's tasks are given (`round.json` for tasks in other
@@ -155,8 +204,12 @@ struct TaskOut {
     file: Option<(String, FileInfo)>,
     /// Bytes of the seen run written.
     seen_file_bytes: u64,
-    /// The most bytes the task held at once, its seen set apart.
+    /// The most bytes the task held at once, its seen set and its
+    /// frontier apart.
     memory: u64,
+    /// Bytes of the task's frontier (every part's is held from the first
+    /// half of a round to the second, in one process).
+    frontier_bytes: u64,
     stopped: bool,
 }
 
@@ -168,8 +221,18 @@ fn seen_dir(dir: &Path, layer: u64) -> PathBuf {
     dir.join("seen").join(format!("L{layer:016x}"))
 }
 
-fn seen_path(dir: &Path, layer: u64, part: usize, step: u32) -> PathBuf {
-    seen_dir(dir, layer).join(format!("p{part:02}-s{step:05}.run"))
+/// The seen run of `part` that holds the states new in rounds
+/// `first..=last`.
+fn seen_path(dir: &Path, layer: u64, part: usize, first: u32, last: u32) -> PathBuf {
+    seen_dir(dir, layer).join(format!("p{part:02}-s{first:05}-{last:05}.run"))
+}
+
+/// The rounds a seen run's file covers, and its part, from its name.
+fn seen_name(name: &str) -> Option<(usize, u32, u32)> {
+    let rest = name.strip_prefix('p')?.strip_suffix(".run")?;
+    let (part, rest) = rest.split_once("-s")?;
+    let (first, last) = rest.split_once('-')?;
+    Some((part.parse().ok()?, first.parse().ok()?, last.parse().ok()?))
 }
 
 fn result_path(dir: &Path, part: usize) -> PathBuf {
@@ -183,12 +246,69 @@ fn damaged(path: &Path, what: impl Into<String>) -> CheckpointError {
     }
 }
 
+/// Output files kept in memory, in one process: a file read by the next
+/// round and then by no one never reaches the disk, and those still read
+/// when a manifest is written go to the disk together, as one pack (see
+/// [`Layered::save_disk_manifest`]); a search of many small rounds would
+/// otherwise spend its time creating and deleting files. Past `budget`
+/// bytes, files are written to the disk as they are made.
+struct MemFiles {
+    files: Mutex<HashMap<String, Arc<Vec<u8>>>>,
+    bytes: AtomicU64,
+    budget: u64,
+}
+
+impl MemFiles {
+    fn new(budget: u64) -> MemFiles {
+        MemFiles {
+            files: Mutex::new(HashMap::new()),
+            bytes: AtomicU64::new(0),
+            budget,
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<Arc<Vec<u8>>> {
+        self.files.lock().expect("not poisoned").get(name).cloned()
+    }
+
+    /// Forgets file `name`; whether it was here.
+    fn remove(&self, name: &str) -> bool {
+        match self.files.lock().expect("not poisoned").remove(name) {
+            Some(data) => {
+                self.bytes.fetch_sub(data.len() as u64, Ordering::Relaxed);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Every file, by name, forgotten.
+    fn take_all(&self) -> BTreeMap<String, Arc<Vec<u8>>> {
+        let files = std::mem::take(&mut *self.files.lock().expect("not poisoned"));
+        self.bytes.store(0, Ordering::Relaxed);
+        files.into_iter().collect()
+    }
+
+    fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+}
+
+/// Where a [`BlockWriter`] writes.
+enum Sink<'m> {
+    /// Nothing yet.
+    None,
+    /// Into memory, counted in the [`MemFiles`] it will join.
+    Memory(&'m MemFiles, Vec<u8>),
+    File(BufWriter<fs::File>),
+}
+
 /// Writes one task's successors: records gathered per (target layer,
 /// part), compressed a block at a time.
-struct BlockWriter {
+struct BlockWriter<'m> {
     name: String,
     path: PathBuf,
-    out: Option<BufWriter<fs::File>>,
+    out: Sink<'m>,
     open: BTreeMap<(u64, u16), (Vec<u8>, u32)>,
     info: FileInfo,
 }
@@ -206,18 +326,28 @@ thread_local! {
     )> = const { std::cell::RefCell::new((None, None)) };
 }
 
-impl BlockWriter {
-    fn new(dir: &Path, name: String, producer: u64) -> BlockWriter {
+impl<'m> BlockWriter<'m> {
+    /// A writer of file `name`, kept in `memory` while it has room.
+    fn new(
+        dir: &Path,
+        name: String,
+        producer: u64,
+        memory: Option<&'m MemFiles>,
+    ) -> BlockWriter<'m> {
         BlockWriter {
             path: blocks_path(dir, &name),
             name,
-            out: None,
+            out: match memory {
+                Some(files) => Sink::Memory(files, Vec::new()),
+                None => Sink::None,
+            },
             open: BTreeMap::new(),
             info: FileInfo {
                 producer,
                 targets: BTreeSet::new(),
                 bytes: 0,
                 blocks: Vec::new(),
+                pack: None,
             },
         }
     }
@@ -251,7 +381,7 @@ impl BlockWriter {
         raw: &[u8],
         count: u32,
     ) -> Result<(), CheckpointError> {
-        let packed = FILE_ZSTD
+        let mut packed = FILE_ZSTD
             .with_borrow_mut(|(compressor, _)| {
                 compressor
                     .get_or_insert_with(|| {
@@ -260,21 +390,41 @@ impl BlockWriter {
                     .compress(raw)
             })
             .map_err(io_error(&self.path))?;
-        if self.out.is_none() {
-            let file = fs::File::create(&self.path).map_err(io_error(&self.path))?;
-            self.out = Some(BufWriter::with_capacity(1 << 16, file));
+        let len = packed.len() as u64;
+        if let Sink::Memory(files, data) = &mut self.out {
+            let len = packed.len() as u64;
+            if files.bytes.fetch_add(len, Ordering::Relaxed) + len <= files.budget {
+                data.extend_from_slice(&packed);
+                packed.clear();
+            } else {
+                // No more room: to the disk, what is here and the rest.
+                files
+                    .bytes
+                    .fetch_sub(len + data.len() as u64, Ordering::Relaxed);
+                let mut file = BufWriter::with_capacity(
+                    1 << 16,
+                    fs::File::create(&self.path).map_err(io_error(&self.path))?,
+                );
+                file.write_all(data).map_err(io_error(&self.path))?;
+                self.out = Sink::File(file);
+            }
         }
-        let out = self.out.as_mut().expect("just opened");
-        out.write_all(&packed).map_err(io_error(&self.path))?;
+        if matches!(self.out, Sink::None) {
+            let file = fs::File::create(&self.path).map_err(io_error(&self.path))?;
+            self.out = Sink::File(BufWriter::with_capacity(1 << 16, file));
+        }
+        if let Sink::File(out) = &mut self.out {
+            out.write_all(&packed).map_err(io_error(&self.path))?;
+        }
         self.info.blocks.push(BlockInfo {
             target,
             part,
             offset: self.info.bytes,
-            len: packed.len() as u32,
+            len: len as u32,
             raw: raw.len() as u32,
             count,
         });
-        self.info.bytes += packed.len() as u64;
+        self.info.bytes += len;
         self.info.targets.insert(target);
         Ok(())
     }
@@ -285,49 +435,75 @@ impl BlockWriter {
         for (key, (buf, count)) in std::mem::take(&mut self.open) {
             self.flush(key, &buf, count)?;
         }
-        let Some(out) = self.out.take() else {
+        if self.info.blocks.is_empty() {
             return Ok(None);
-        };
-        out.into_inner()
-            .map_err(|e| e.into_error())
-            .map_err(io_error(&self.path))?;
+        }
+        match std::mem::replace(&mut self.out, Sink::None) {
+            Sink::None => unreachable!("a block was written"),
+            Sink::Memory(files, data) => {
+                files
+                    .files
+                    .lock()
+                    .expect("not poisoned")
+                    .insert(self.name.clone(), Arc::new(data));
+            }
+            Sink::File(out) => {
+                out.into_inner()
+                    .map_err(|e| e.into_error())
+                    .map_err(io_error(&self.path))?;
+            }
+        }
         Ok(Some((self.name, self.info)))
     }
 }
 
 /// Calls `f` with every record (fingerprint, record) of the blocks of
-/// `info` that hold part `part` of `layer`, in the order written.
+/// `info` that hold part `part` of `layer`, in the order written; the file
+/// is read from `memory` if it is there.
 fn read_blocks(
     dir: &Path,
+    memory: Option<&MemFiles>,
     name: &str,
     info: &FileInfo,
     layer: u64,
     part: usize,
     mut f: impl FnMut(u128, &[u8]),
 ) -> Result<(), CheckpointError> {
-    let path = blocks_path(dir, name);
+    let (path, base) = match &info.pack {
+        Some((pack, base)) => (blocks_path(dir, pack), *base),
+        None => (blocks_path(dir, name), 0),
+    };
+    let in_memory = memory.and_then(|m| m.get(name));
     let mut file = None;
     let mut packed = Vec::new();
     for block in &info.blocks {
         if block.target != layer || block.part as usize != part {
             continue;
         }
-        use std::io::Seek;
-        let file = match &mut file {
-            Some(file) => file,
-            None => file.insert(fs::File::open(&path).map_err(io_error(&path))?),
+        let packed: &[u8] = match &in_memory {
+            Some(data) => data
+                .get(block.offset as usize..(block.offset + u64::from(block.len)) as usize)
+                .ok_or_else(|| damaged(&path, "a block past the end"))?,
+            None => {
+                use std::io::Seek;
+                let file = match &mut file {
+                    Some(file) => file,
+                    None => file.insert(fs::File::open(&path).map_err(io_error(&path))?),
+                };
+                file.seek(std::io::SeekFrom::Start(base + block.offset))
+                    .map_err(io_error(&path))?;
+                packed.resize(block.len as usize, 0);
+                file.read_exact(&mut packed).map_err(io_error(&path))?;
+                &packed
+            }
         };
-        file.seek(std::io::SeekFrom::Start(block.offset))
-            .map_err(io_error(&path))?;
-        packed.resize(block.len as usize, 0);
-        file.read_exact(&mut packed).map_err(io_error(&path))?;
         let raw = FILE_ZSTD
             .with_borrow_mut(|(_, decompressor)| {
                 decompressor
                     .get_or_insert_with(|| {
                         zstd::bulk::Decompressor::new().expect("a decompression context")
                     })
-                    .decompress(&packed, block.raw as usize)
+                    .decompress(packed, block.raw as usize)
             })
             .map_err(io_error(&path))?;
         let mut at = 0;
@@ -361,21 +537,20 @@ struct Input {
     file: u32,
 }
 
-/// Runs task `part` of `round`: reads and deduplicates its inputs against
-/// `seen`, adds the new states to `seen`, expands them and writes their
-/// successors.
-fn run_task<P: PackedProblem>(
-    problem: &P,
+/// The first half of task `part` of `round`: reads and deduplicates its
+/// inputs against `seen` (the part's seen set), and adds the new states to
+/// it; the task's counts so far, the states to expand, in the in-memory
+/// search's order (compressed if `compact`), and, with `memory` (in one
+/// process), their run for the driver to write (without, it is written
+/// now). The inputs are read from `memory` if they are there.
+fn dedup_task(
     dir: &Path,
+    memory: Option<&MemFiles>,
     round: &Round,
     part: usize,
-    seen: &mut SortedFps,
-    keep_leaves: bool,
-    stopping: &(dyn Fn() -> bool + Sync),
-) -> Result<TaskOut, CheckpointError>
-where
-    P::State: Send,
-{
+    seen: &mut FpTable,
+    compact: bool,
+) -> Result<(TaskOut, Arena, Option<Run>), CheckpointError> {
     let layer = round.layer;
     let mut out = TaskOut {
         part,
@@ -385,7 +560,7 @@ where
     let mut bytes: Vec<u8> = Vec::new();
     let mut inputs: Vec<Input> = Vec::new();
     for (k, (name, info)) in round.files.iter().enumerate() {
-        read_blocks(dir, name, info, layer, part, |fp, record| {
+        read_blocks(dir, memory, name, info, layer, part, |fp, record| {
             inputs.push(Input {
                 fp,
                 at: bytes.len() as u64,
@@ -396,28 +571,24 @@ where
         })?;
     }
     out.inputs = inputs.len() as u64;
-    let mut memory = bytes.capacity() as u64 + inputs.capacity() as u64 * 32;
-    // Sorted by fingerprint, the first of each kept.
+    // The records, and the inputs twice (sorted, then the first of each).
+    let bytes_held = (bytes.capacity() + inputs.capacity() * 2 * size_of::<Input>()) as u64;
+    // Sorted by fingerprint, the first of each kept if it is new (the
+    // table's lines are met in order).
     inputs.sort_unstable_by_key(|i| (i.fp, i.at));
     let mut dups = vec![0u64; round.files.len()];
-    let mut firsts: Vec<Input> = Vec::with_capacity(inputs.len());
+    let mut survivors: Vec<Input> = Vec::new();
+    let mut new_fps: Vec<u128> = Vec::new();
+    let mut last = None;
     for input in inputs {
-        match firsts.last() {
-            Some(last) if last.fp == input.fp => dups[input.file as usize] += 1,
-            _ => firsts.push(input),
-        }
-    }
-    let mut new_fps: Vec<u128> = firsts.iter().map(|i| i.fp).collect();
-    seen.retain_new(&mut new_fps);
-    let mut survivors: Vec<Input> = Vec::with_capacity(new_fps.len());
-    let mut next_new = new_fps.iter().peekable();
-    for input in firsts {
-        if next_new.peek() == Some(&&input.fp) {
-            next_new.next();
+        let fp = input.fp;
+        if last != Some(fp) && seen.insert(fp) {
+            new_fps.push(fp);
             survivors.push(input);
         } else {
             dups[input.file as usize] += 1;
         }
+        last = Some(fp);
     }
     for (k, n) in dups.into_iter().enumerate() {
         if n > 0 {
@@ -425,16 +596,16 @@ where
         }
     }
     out.new = new_fps.len() as u64;
+    let mut kept = None;
     if !new_fps.is_empty() {
         let run = Run::from_sorted(&new_fps);
-        let path = seen_path(dir, layer, part, round.step);
-        let mut file = BufWriter::new(fs::File::create(&path).map_err(io_error(&path))?);
-        run.write_to(&mut file).map_err(io_error(&path))?;
-        file.flush().map_err(io_error(&path))?;
-        out.seen_file_bytes = fs::metadata(&path).map_err(io_error(&path))?.len();
-        seen.add_run(run);
+        if memory.is_some() {
+            kept = Some(run);
+        } else {
+            let path = seen_path(dir, layer, part, round.step, round.step);
+            out.seen_file_bytes = write_run(&path, &run)?;
+        }
     }
-    drop(new_fps);
     // 2. The frontier, in the in-memory search's order: by shard, then as
     // generated.
     survivors.sort_unstable_by_key(|i| (shard_of(i.fp), i.at));
@@ -444,56 +615,163 @@ where
         frontier.push(&bytes[at..at + input.len as usize]);
     }
     drop(survivors);
-    memory += frontier.bytes();
-    drop(bytes);
-    // 3. Expanded a unit at a time; every successor written.
+    drop(new_fps);
+    if compact {
+        // It waits for every task's first half: compressed meanwhile.
+        frontier.compact();
+    }
+    out.memory = bytes_held;
+    out.frontier_bytes = frontier.bytes();
+    Ok((out, frontier, kept))
+}
+
+/// Writes `run` to `path`; its bytes.
+fn write_run(path: &Path, run: &Run) -> Result<u64, CheckpointError> {
+    let mut file = BufWriter::new(fs::File::create(path).map_err(io_error(path))?);
+    run.write_to(&mut file).map_err(io_error(path))?;
+    file.flush().map_err(io_error(path))?;
+    Ok(fs::metadata(path).map_err(io_error(path))?.len())
+}
+
+/// Frontier states expanded at a time by [`expand_task`]: their
+/// same-layer successors are looked up in the seen sets together.
+const EXPAND_CHUNK: usize = 16 * UNIT;
+
+/// The second half of a task: expands `frontier` (what [`dedup_task`]
+/// left) and writes every successor but the same-layer ones already in
+/// `known` (the seen sets of the parts, those at hand, with the round's
+/// new states): each is a duplicate the reading task would drop, so it is
+/// counted here and not written.
+#[allow(clippy::too_many_arguments)]
+fn expand_task<P: PackedProblem>(
+    problem: &P,
+    dir: &Path,
+    files: Option<&MemFiles>,
+    round: &Round,
+    mut out: TaskOut,
+    mut frontier: Arena,
+    known: &[Option<&FpTable>],
+    keep_leaves: bool,
+    stopping: &(dyn Fn() -> bool + Sync),
+) -> Result<TaskOut, CheckpointError>
+where
+    P::State: Send,
+{
+    let layer = round.layer;
+    let part = out.part;
+    let mut memory = out.memory;
     let mut writer = BlockWriter::new(
         dir,
         format!("L{layer:016x}-s{:05}-p{part:02}.blk", round.step),
         layer,
+        files,
     );
-    let arenas = std::slice::from_ref(&frontier);
     let mut scratch = Vec::new();
+    let mut units: Vec<UnitOut<P::State>> = Vec::new();
+    let mut drop_same: Vec<bool> = Vec::new();
+    let mut filtered = 0u64;
     let mut from = 0;
     while from < frontier.len() {
-        if stopping() {
-            out.stopped = true;
-            return Ok(out);
+        let chunk_end = frontier.len().min(from + EXPAND_CHUNK);
+        frontier.thaw(from, chunk_end);
+        let arenas = std::slice::from_ref(&frontier);
+        units.clear();
+        while from < chunk_end {
+            if stopping() {
+                out.stopped = true;
+                return Ok(out);
+            }
+            let to = chunk_end.min(from + UNIT);
+            units.push(expand_unit(
+                problem,
+                layer,
+                arenas,
+                &[(0, from, to)],
+                keep_leaves,
+            ));
+            from = to;
         }
-        let to = frontier.len().min(from + UNIT);
-        let unit = expand_unit(problem, layer, arenas, &[(0, from, to)], keep_leaves);
-        from = to;
-        out.expanded += unit.expanded;
-        out.moves += unit.moves;
-        out.goals += unit.goals;
-        out.leaves += unit.leaves;
-        out.dead += unit.dead;
-        out.max_depth = out.max_depth.max(unit.max_depth);
-        if out.goal.is_none()
-            && let Some(goal) = unit.goal
-        {
-            let mut packed = Vec::new();
-            problem.pack(&goal.state, &mut packed);
-            out.goal = Some((format!("{:032x}", goal.fingerprint), goal.depth, packed));
+        let units_bytes: usize = units
+            .iter()
+            .map(|u| (u.same.items.capacity() + u.later.items.capacity()) * size_of::<Entry>())
+            .sum();
+        // The chunk's same-layer successors, in the order they are
+        // written: those already seen are not.
+        drop_same.clear();
+        for unit in &units {
+            let same = &unit.same.items;
+            for (i, e) in same.iter().enumerate() {
+                if let Some(ahead) = same.get(i + 8)
+                    && let Some(table) = known[part_of(ahead.fp)]
+                {
+                    table.prefetch(ahead.fp);
+                }
+                drop_same.push(known[part_of(e.fp)].is_some_and(|t| t.contains(e.fp)));
+            }
         }
-        for (state, depth) in unit.leaf_states {
-            let mut packed = Vec::new();
-            problem.pack(&state, &mut packed);
-            out.leaf_records.push((packed, depth));
+        let mut same_at = 0;
+        for unit in units.drain(..) {
+            out.expanded += unit.expanded;
+            out.moves += unit.moves;
+            out.goals += unit.goals;
+            out.leaves += unit.leaves;
+            out.dead += unit.dead;
+            out.max_depth = out.max_depth.max(unit.max_depth);
+            if out.goal.is_none()
+                && let Some(goal) = unit.goal
+            {
+                let mut packed = Vec::new();
+                problem.pack(&goal.state, &mut packed);
+                out.goal = Some((format!("{:032x}", goal.fingerprint), goal.depth, packed));
+            }
+            for (state, depth) in unit.leaf_states {
+                let mut packed = Vec::new();
+                problem.pack(&state, &mut packed);
+                out.leaf_records.push((packed, depth));
+            }
+            for e in &unit.same.items {
+                let dropped = drop_same[same_at];
+                same_at += 1;
+                if dropped {
+                    filtered += 1;
+                    continue;
+                }
+                write_successor(problem, &frontier, e, &mut writer, &mut scratch)?;
+            }
+            for e in &unit.later.items {
+                write_successor(problem, &frontier, e, &mut writer, &mut scratch)?;
+            }
         }
-        for e in unit.same.items.iter().chain(&unit.later.items) {
-            let parent = frontier.slice(e.parent as usize, e.parent_len as usize);
-            let depth = u16::from_le_bytes([parent[0], parent[1]]).saturating_add(1);
-            scratch.clear();
-            scratch.extend_from_slice(&depth.to_le_bytes());
-            problem.successor_packed(&parent[2..], e.token, &mut scratch);
-            writer.push(e.layer, e.fp, &scratch)?;
-        }
-        memory = memory.max(frontier.bytes() + writer.memory());
+        let scratch_bytes = units_bytes + drop_same.capacity();
+        memory = memory.max(writer.memory() + scratch_bytes as u64);
+        // Nothing reads the chunk's states again.
+        frontier.free_before(chunk_end);
+    }
+    if filtered > 0 {
+        *out.dups.entry(layer).or_default() += filtered;
     }
     out.memory = memory;
     out.file = writer.finish()?;
     Ok(out)
+}
+
+/// Builds the successor `e` of a frontier state and writes it.
+fn write_successor<P: PackedProblem>(
+    problem: &P,
+    frontier: &Arena,
+    e: &Entry,
+    writer: &mut BlockWriter,
+    scratch: &mut Vec<u8>,
+) -> Result<(), CheckpointError>
+where
+    P::State: Send,
+{
+    let parent = frontier.slice(e.parent as usize, e.parent_len as usize);
+    let depth = u16::from_le_bytes([parent[0], parent[1]]).saturating_add(1);
+    scratch.clear();
+    scratch.extend_from_slice(&depth.to_le_bytes());
+    problem.successor_packed(&parent[2..], e.token, scratch);
+    writer.push(e.layer, e.fp, scratch)
 }
 
 /// Shell-quotes `arg`.
@@ -557,14 +835,20 @@ where
                     format!("a task needs its part (0 to {}) in {PART_ENV}", PARTS - 1),
                 )
             })?;
-        let mut seen = load_seen(&options.dir, round.layer, part, round.step)?;
         let keep_leaves = self.on_leaf.is_some();
-        let out = run_task(
+        let mut seen = load_seen(&options.dir, round.layer, part, round.step)?;
+        let (out, frontier, _) = dedup_task(&options.dir, None, &round, part, &mut seen, false)?;
+        // Only this part's seen set is at hand.
+        let mut known = vec![None; PARTS];
+        known[part] = Some(&seen);
+        let out = expand_task(
             self.problem,
             &options.dir,
+            None,
             &round,
-            part,
-            &mut seen,
+            out,
+            frontier,
+            &known,
             keep_leaves,
             &|| false,
         )?;
@@ -632,7 +916,7 @@ where
                 let layer = problem.layer(&start);
                 let mut record = 0u16.to_le_bytes().to_vec();
                 problem.pack(&start, &mut record);
-                let mut writer = BlockWriter::new(&dir, "start.blk".into(), START);
+                let mut writer = BlockWriter::new(&dir, "start.blk".into(), START, None);
                 writer.push(layer, problem.fingerprint(&start), &record)?;
                 let (name, info) = writer.finish()?.expect("one record");
                 DiskManifest {
@@ -644,22 +928,33 @@ where
                     current: None,
                     pending: BTreeMap::from([(layer, vec![name.clone()])]),
                     files: BTreeMap::from([(name, info)]),
+                    packs: 0,
                 }
             }
             Err(e) => return Err(io_error(&manifest_path)(e)),
         };
         let mut goal: Option<FoundGoal<P::State>> = None;
-        let mut seen: Vec<SortedFps> = Vec::new();
-        let mut written: Vec<PathBuf> = Vec::new();
-        let mut doomed: Vec<PathBuf> = Vec::new();
+        let mut seen: Vec<FpTable> = Vec::new();
+        let budget = self
+            .limits
+            .max_memory
+            .map_or(MEMORY_FILES, |max| (max / 8).min(MEMORY_FILES));
+        let mut unsaved = Unsaved {
+            written: Vec::new(),
+            doomed: Vec::new(),
+            memory: options.launcher.is_none().then(|| MemFiles::new(budget)),
+            runs: (0..PARTS).map(|_| Vec::new()).collect(),
+            runs_from: 0,
+            seen_disk: 0,
+        };
         let mut last_manifest = Instant::now();
-        let mut seen_disk: u64 = 0;
         let keep_leaves = self.on_leaf.is_some();
         if let Some(current) = &mut manifest.current {
             stats.positions += current.here.positions;
             seen = (0..PARTS)
                 .map(|part| load_seen(&dir, current.layer, part, current.step))
                 .collect::<Result<_, _>>()?;
+            unsaved.runs_from = current.step;
         }
         let end = 'search: loop {
             let mut current = match manifest.current.take() {
@@ -668,8 +963,9 @@ where
                     let Some((layer, inputs)) = manifest.pending.pop_first() else {
                         break End::Exhausted;
                     };
-                    seen = (0..PARTS).map(|_| SortedFps::default()).collect();
-                    seen_disk = 0;
+                    seen = (0..PARTS).map(|_| FpTable::default()).collect();
+                    unsaved.seen_disk = 0;
+                    unsaved.runs_from = 0;
                     let path = seen_dir(&dir, layer);
                     fs::create_dir_all(&path).map_err(io_error(&path))?;
                     Current {
@@ -696,27 +992,84 @@ where
             };
             let (limits, cancel) = (&self.limits, self.cancel);
             let stopping = || out_of_time(limits, cancel, started).is_some();
+            let mut runs: Vec<Option<Run>> = Vec::new();
+            // Every part's frontier waits for the others' in one process:
+            // compressed when the round is large.
+            let round_bytes: u64 = round
+                .files
+                .iter()
+                .flat_map(|(_, info)| &info.blocks)
+                .filter(|b| b.target == layer)
+                .map(|b| u64::from(b.raw))
+                .sum();
+            let compact = round_bytes > budget;
             let outs: Vec<TaskOut> = match &options.launcher {
-                None => pool.install(|| {
-                    seen.par_iter_mut()
-                        .enumerate()
-                        .with_max_len(1)
-                        .map(|(part, seen)| {
-                            run_task(problem, &dir, &round, part, seen, keep_leaves, &stopping)
-                        })
-                        .collect::<Result<Vec<_>, _>>()
-                })?,
+                None => pool
+                    .install(|| {
+                        // Every part's new states first, then every part's
+                        // successors, looked up in every part's seen set (most
+                        // same-layer duplicates are of states new in the same
+                        // round: a card moved on again).
+                        let memory = unsaved.memory.as_ref();
+                        let firsts = seen
+                            .par_iter_mut()
+                            .enumerate()
+                            .with_max_len(1)
+                            .map(|(part, seen)| {
+                                dedup_task(&dir, memory, &round, part, seen, compact)
+                            })
+                            .collect::<Result<Vec<_>, _>>()?;
+                        let known: Vec<Option<&FpTable>> = seen.iter().map(Some).collect();
+                        firsts
+                            .into_par_iter()
+                            .with_max_len(1)
+                            .map(|(out, frontier, run)| {
+                                let out = expand_task(
+                                    problem,
+                                    &dir,
+                                    memory,
+                                    &round,
+                                    out,
+                                    frontier,
+                                    &known,
+                                    keep_leaves,
+                                    &stopping,
+                                )?;
+                                Ok((out, run))
+                            })
+                            .collect::<Result<Vec<_>, CheckpointError>>()
+                    })?
+                    .into_iter()
+                    .map(|(out, run)| {
+                        runs.push(run);
+                        out
+                    })
+                    .collect(),
                 Some(launcher) => launch(&dir, &round, launcher, &mut seen)?,
             };
             if outs.iter().any(|o| o.stopped) {
+                // The round is dropped (its files in memory with it); the
+                // rounds before it are kept.
                 manifest.current = Some(current);
+                if let Some(memory) = &unsaved.memory {
+                    for out in &outs {
+                        if let Some((name, _)) = &out.file {
+                            memory.remove(name);
+                        }
+                    }
+                }
                 let reason = out_of_time(limits, cancel, started).unwrap_or(StopReason::Cancelled);
+                self.save_disk_manifest(&dir, &mut manifest, &stats, &mut unsaved)?;
                 break 'search End::Stopped(reason);
+            }
+            for (part, run) in runs.into_iter().enumerate() {
+                unsaved.runs[part].extend(run);
             }
             // The round is done: its counts.
             let here = &mut current.here;
             let mut new = 0;
             let mut task_memory = 0;
+            let mut frontiers = 0;
             for out in &outs {
                 new += out.new;
                 for (&producer, &n) in &out.dups {
@@ -738,9 +1091,11 @@ where
                 here.dead += out.dead;
                 stats.max_depth = stats.max_depth.max(out.max_depth);
                 task_memory = task_memory.max(out.memory);
-                seen_disk += out.seen_file_bytes;
+                frontiers += out.frontier_bytes;
+                unsaved.seen_disk += out.seen_file_bytes;
                 if out.seen_file_bytes > 0 {
-                    written.push(seen_path(&dir, layer, out.part, current.step));
+                    let path = seen_path(&dir, layer, out.part, current.step, current.step);
+                    unsaved.written.push(path);
                 }
                 if goal.is_none()
                     && let Some((fp, depth, packed)) = &out.goal
@@ -765,8 +1120,18 @@ where
                 let info = manifest.files.get_mut(&name).expect("an input is known");
                 info.targets.remove(&layer);
                 if info.targets.is_empty() {
-                    manifest.files.remove(&name);
-                    doomed.push(blocks_path(&dir, &name));
+                    let info = manifest.files.remove(&name).expect("just found");
+                    if unsaved.memory.as_ref().is_some_and(|m| m.remove(&name)) {
+                        // Never written.
+                    } else if let Some((pack, _)) = info.pack {
+                        // A pack goes with the last file in it.
+                        let in_pack = |f: &FileInfo| f.pack.as_ref().is_some_and(|p| p.0 == pack);
+                        if !manifest.files.values().any(in_pack) {
+                            unsaved.doomed.push(blocks_path(&dir, &pack));
+                        }
+                    } else {
+                        unsaved.doomed.push(blocks_path(&dir, &name));
+                    }
                 }
             }
             let mut leaves = Vec::new();
@@ -788,19 +1153,27 @@ where
                                 .push(name.clone());
                         }
                     }
-                    written.push(blocks_path(&dir, &name));
+                    let in_memory = unsaved.memory.as_ref().and_then(|m| m.get(&name));
+                    if in_memory.is_none() {
+                        unsaved.written.push(blocks_path(&dir, &name));
+                    }
                     manifest.files.insert(name, info);
                 }
                 leaves.extend(out.leaf_records);
             }
             current.step += 1;
-            let seen_bytes: u64 = seen.iter().map(SortedFps::bytes).sum();
+            let seen_bytes: u64 = seen.iter().map(FpTable::bytes).sum();
             let seen_len: u64 = seen.iter().map(|s| s.len() as u64).sum();
             if seen_bytes > stats.peak_table_bytes {
                 stats.peak_table_bytes = seen_bytes;
                 stats.peak_table_positions = seen_len;
             }
-            let memory = seen_bytes + task_memory * pool.threads().min(PARTS) as u64;
+            let held = unsaved.bytes();
+            // The seen sets, what waits to be written, the frontiers (all
+            // held from the first half of the round to the second), the
+            // tasks running at once.
+            let memory =
+                seen_bytes + held + frontiers + task_memory * pool.threads().min(PARTS) as u64;
             stats.peak_memory_bytes = stats.peak_memory_bytes.max(memory);
             let finished = new == 0;
             let snapshot = |stats: &LayeredStats, here: &LayerStats| {
@@ -813,13 +1186,14 @@ where
             if finished {
                 stats.add_counts(&current.here);
                 stats.layers.push(current.here);
-                doomed.push(seen_dir(&dir, layer));
+                unsaved.doomed.push(seen_dir(&dir, layer));
                 seen.clear();
-                seen_disk = 0;
+                unsaved.seen_disk = 0;
+                unsaved.runs.iter_mut().for_each(Vec::clear);
             } else {
                 manifest.current = Some(current);
             }
-            let on_disk = manifest.files.values().map(|f| f.bytes).sum::<u64>() + seen_disk;
+            let on_disk = manifest.files.values().map(|f| f.bytes).sum::<u64>() + unsaved.seen_disk;
             // The checks, as the in-memory search makes them.
             let stop = 'check: {
                 if let Some(on_leaf) = &mut self.on_leaf {
@@ -851,8 +1225,8 @@ where
                 };
                 progress(&s);
             }
-            if stop.is_some() || last_manifest.elapsed() >= MANIFEST_EVERY {
-                self.save_disk_manifest(&dir, &mut manifest, &stats, &mut written, &mut doomed)?;
+            if stop.is_some() || last_manifest.elapsed() >= MANIFEST_EVERY || held > budget {
+                self.save_disk_manifest(&dir, &mut manifest, &stats, &mut unsaved)?;
                 last_manifest = Instant::now();
             }
             if let Some(end) = stop {
@@ -863,7 +1237,7 @@ where
             }
         };
         if end == End::Exhausted {
-            self.save_disk_manifest(&dir, &mut manifest, &stats, &mut written, &mut doomed)?;
+            self.save_disk_manifest(&dir, &mut manifest, &stats, &mut unsaved)?;
         }
         let files = &manifest.files;
         stats.queued = manifest
@@ -883,16 +1257,66 @@ where
         Ok(LayeredOutcome { end, stats, goal })
     }
 
-    /// Syncs the files written since the last manifest, writes the
-    /// manifest, then deletes the files no layer reads any more.
+    /// Writes what is held in memory (the files still read, as one pack;
+    /// the current layer's new seen runs, one a part), syncs the files
+    /// written since the last manifest, writes the manifest, then deletes
+    /// the files no layer reads any more.
     fn save_disk_manifest(
         &mut self,
         dir: &Path,
         manifest: &mut DiskManifest,
         stats: &LayeredStats,
-        written: &mut Vec<PathBuf>,
-        doomed: &mut Vec<PathBuf>,
+        unsaved: &mut Unsaved,
     ) -> Result<(), CheckpointError> {
+        if let Some(memory) = &unsaved.memory {
+            let files: Vec<(String, Arc<Vec<u8>>)> = memory
+                .take_all()
+                .into_iter()
+                .filter(|(name, _)| manifest.files.contains_key(name))
+                .collect();
+            if !files.is_empty() {
+                let pack = format!("pack{:08}.blk", manifest.packs);
+                manifest.packs += 1;
+                let path = blocks_path(dir, &pack);
+                let mut out = BufWriter::new(fs::File::create(&path).map_err(io_error(&path))?);
+                let mut base = 0;
+                for (name, data) in files {
+                    out.write_all(&data).map_err(io_error(&path))?;
+                    let info = manifest.files.get_mut(&name).expect("kept above");
+                    info.pack = Some((pack.clone(), base));
+                    base += data.len() as u64;
+                }
+                out.flush().map_err(io_error(&path))?;
+                unsaved.written.push(path);
+            }
+        }
+        if let Some(current) = &manifest.current
+            && current.step > unsaved.runs_from
+        {
+            for (part, runs) in unsaved.runs.iter_mut().enumerate() {
+                if runs.is_empty() {
+                    continue;
+                }
+                let run = if runs.len() == 1 {
+                    runs.pop().expect("one run")
+                } else {
+                    let mut all: Vec<u128> = runs.drain(..).flat_map(|r| r.to_vec()).collect();
+                    all.sort_unstable();
+                    Run::from_sorted(&all)
+                };
+                let path = seen_path(
+                    dir,
+                    current.layer,
+                    part,
+                    unsaved.runs_from,
+                    current.step - 1,
+                );
+                unsaved.seen_disk += write_run(&path, &run)?;
+                unsaved.written.push(path);
+            }
+            unsaved.runs_from = current.step;
+        }
+        let (written, doomed) = (&mut unsaved.written, &mut unsaved.doomed);
         for path in written.drain(..) {
             if let Ok(file) = fs::File::open(&path) {
                 file.sync_all().map_err(io_error(&path))?;
@@ -926,17 +1350,39 @@ where
 
 /// Part `part`'s seen set in `layer` before round `step`: the runs rounds
 /// `0..step` wrote.
-fn load_seen(dir: &Path, layer: u64, part: usize, step: u32) -> Result<SortedFps, CheckpointError> {
-    let mut seen = SortedFps::default();
-    for s in 0..step {
-        let path = seen_path(dir, layer, part, s);
-        match fs::File::open(&path) {
-            Ok(file) => {
-                let run = Run::read_from(&mut BufReader::new(file)).map_err(io_error(&path))?;
-                seen.add_run(run);
+/// The runs of rounds from `step` on were written after the last manifest
+/// (by a search stopped before it wrote the next one): they are deleted.
+fn load_seen(dir: &Path, layer: u64, part: usize, step: u32) -> Result<FpTable, CheckpointError> {
+    let mut seen = FpTable::default();
+    let folder = seen_dir(dir, layer);
+    let mut runs = Vec::new();
+    match fs::read_dir(&folder) {
+        Ok(entries) => {
+            for entry in entries {
+                let entry = entry.map_err(io_error(&folder))?;
+                let name = entry.file_name();
+                let Some((p, first, last)) = name.to_str().and_then(seen_name) else {
+                    continue;
+                };
+                if p != part {
+                    continue;
+                }
+                if last < step {
+                    runs.push((first, entry.path()));
+                } else {
+                    let _ = fs::remove_file(entry.path());
+                }
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(io_error(&path)(e)),
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io_error(&folder)(e)),
+    }
+    runs.sort();
+    for (_, path) in runs {
+        let file = fs::File::open(&path).map_err(io_error(&path))?;
+        let run = Run::read_from(&mut BufReader::new(file)).map_err(io_error(&path))?;
+        for fp in run.to_vec() {
+            seen.insert(fp);
         }
     }
     Ok(seen)
@@ -949,7 +1395,7 @@ fn launch(
     dir: &Path,
     round: &Round,
     launcher: &str,
-    seen: &mut [SortedFps],
+    seen: &mut [FpTable],
 ) -> Result<Vec<TaskOut>, CheckpointError> {
     let round_path = dir.join("round.json");
     for part in 0..PARTS {
@@ -1002,9 +1448,12 @@ fn launch(
         .collect::<Result<_, _>>()?;
     for (part, seen) in seen.iter_mut().enumerate() {
         if outs[part].new > 0 {
-            let path = seen_path(dir, round.layer, part, round.step);
+            let path = seen_path(dir, round.layer, part, round.step, round.step);
             let file = fs::File::open(&path).map_err(io_error(&path))?;
-            seen.add_run(Run::read_from(&mut BufReader::new(file)).map_err(io_error(&path))?);
+            let run = Run::read_from(&mut BufReader::new(file)).map_err(io_error(&path))?;
+            for fp in run.to_vec() {
+                seen.insert(fp);
+            }
         }
     }
     Ok(outs)
@@ -1148,6 +1597,64 @@ mod tests {
         assert_eq!(memory.0.1[0], 50_810);
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(leaves(Some(dir.path())), memory);
+    }
+
+    /// A search stopped part-way leaves the files it held in memory on
+    /// disk as a pack, and resumes from it; a seen run written after the
+    /// last manifest (as a crash between the two leaves it) is not read.
+    #[test]
+    fn a_resumed_search_on_disk_reads_its_pack_and_drops_later_runs() {
+        use crate::explore::Problem;
+        let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let stopped = Layered::new(&Walk)
+            .stop(Stop::Exhaust)
+            .limits(Limits {
+                max_positions: Some(5_000),
+                ..Limits::default()
+            })
+            .disk(on_disk(dir.path()), "walk")
+            .run()
+            .unwrap();
+        assert_eq!(stopped.end, End::Stopped(StopReason::Positions));
+        let packs = fs::read_dir(dir.path().join("blocks"))
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_string_lossy().starts_with("pack")
+            })
+            .count();
+        assert!(packs > 0);
+        let manifest: DiskManifest =
+            serde_json::from_slice(&fs::read(dir.path().join("disk-manifest.json")).unwrap())
+                .unwrap();
+        let current = manifest.current.expect("stopped inside a layer");
+        // Every state of the layer, as if a later round had seen them.
+        let mut stale: Vec<u128> = (0..=60u16)
+            .flat_map(|a| (0..=300u16).map(move |b| (a, b)))
+            .filter(|s| Walk.layer(s) == current.layer)
+            .map(|s| Walk.fingerprint(&s))
+            .collect();
+        stale.sort_unstable();
+        for part in 0..PARTS {
+            let fps: Vec<u128> = stale
+                .iter()
+                .copied()
+                .filter(|&fp| part_of(fp) == part)
+                .collect();
+            let path = seen_path(dir.path(), current.layer, part, current.step, current.step);
+            write_run(&path, &Run::from_sorted(&fps)).unwrap();
+        }
+        let resumed = Layered::new(&Walk)
+            .stop(Stop::Exhaust)
+            .disk(on_disk(dir.path()), "walk")
+            .run()
+            .unwrap();
+        assert_eq!(resumed.end, End::Exhausted);
+        assert!(resumed.stats.resumed_layers > 0);
+        assert_eq!(figures(&resumed.stats), figures(&memory.stats));
+        let blocks = fs::read_dir(dir.path().join("blocks")).unwrap().count();
+        assert_eq!(blocks, 0);
     }
 
     /// The solver's exhaustive pass (dead ends, the `XX` leaves) counts

@@ -1,0 +1,117 @@
+//! What every blind player shares: the [`Policy`] interface (given a
+//! [`View`], choose a move; be told what it turned up), the [`Choice`] it
+//! makes, which [`Player`] plays and the [`HiddenSettings`] it plays with.
+//! The players are in [`super::blind`] (hindsight optimisation and the
+//! lookahead alone) and [`super::rollout`].
+
+use std::sync::atomic::AtomicBool;
+
+use crate::cards::Card;
+use crate::game::Move;
+use crate::solve::{Limits, SolveError};
+use crate::stats::Interval;
+
+use super::view::View;
+
+/// A player who sees only what a player sees.
+pub trait Policy {
+    /// The move to play in `view`, or `None` when the player has none (no
+    /// legal move, or it gives up: see [`Policy::stats`]).
+    fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError>;
+    /// `mv` was played from the last view chosen in, which led to
+    /// `view_after`, turning up `turned` (pile order; empty when nothing
+    /// turned up).
+    fn observe(&mut self, mv: Move, view_after: &View, turned: &[Card]);
+    /// What the player did so far.
+    fn stats(&self) -> PolicyStats {
+        PolicyStats::default()
+    }
+}
+
+/// A move chosen, with the player's estimate of the chance to win after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub mv: Move,
+    /// The estimated chance to win playing it (`None`: no estimate, e.g. a
+    /// move chosen by the heuristic with no winning line found).
+    pub win_estimate: Option<Interval>,
+    /// Other moves considered, best first, with their estimates.
+    pub alternatives: Vec<(Move, Option<Interval>)>,
+}
+
+/// Counts a policy keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PolicyStats {
+    /// Times it sampled and solved.
+    pub decisions: usize,
+    /// Moves chosen with no plan (by the heuristic).
+    pub unplanned_moves: usize,
+    /// Whether it gave up (no progress).
+    pub gave_up: bool,
+}
+
+/// Which player plays blind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Player {
+    /// [`Hop`]: hindsight optimisation, every sample solved with its cards
+    /// known. The default: as strong as the others measured, and the only
+    /// one whose chances are shares of winnable samples.
+    #[default]
+    Hop,
+    /// [`super::rollout::Rollout`]: draws a hidden card only when it turns
+    /// up.
+    Rollout,
+    /// [`Lookahead`]: the lookahead alone (the line to the best reveal),
+    /// no sample.
+    Lookahead,
+}
+
+impl Player {
+    pub const NAMES: [&'static str; 3] = ["hop", "rollout", "lookahead"];
+
+    /// The player named `name` ([`Player::NAMES`]).
+    pub fn named(name: &str) -> Option<Player> {
+        match name {
+            "rollout" => Some(Player::Rollout),
+            "hop" => Some(Player::Hop),
+            "lookahead" => Some(Player::Lookahead),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Player::Rollout => "rollout",
+            Player::Hop => "hop",
+            Player::Lookahead => "lookahead",
+        }
+    }
+}
+
+impl std::fmt::Display for Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How the hidden player plays.
+#[derive(Clone, Debug)]
+pub struct HiddenSettings {
+    /// Which player.
+    pub player: Player,
+    /// Completions drawn at each decision (for [`Player::Rollout`]: the
+    /// rollouts of each candidate line).
+    pub samples: usize,
+    /// Limits of each solve of a sampled completion.
+    pub limits: Limits,
+    /// The game is given up after this many moves.
+    pub max_moves: usize,
+    /// With no plan, play the line [`super::lookahead::best_line`] finds
+    /// within this many positions that turn up nothing; 0 plays the move
+    /// whose position scores best instead (the player of the first study).
+    pub lookahead: usize,
+    /// Seeds the samples of the game (with the deal's number mixed in by
+    /// the caller, so each game has its own).
+    pub seed: u64,
+}
