@@ -308,7 +308,10 @@ fn write_report(args: &Args, records: &[Record], summary: &Summary) -> anyhow::R
     let mut inputs: Vec<&Path> = args.summarize.iter().map(|p| p.as_path()).collect();
     inputs.extend(args.output.iter().map(|p| p.as_path()));
     let title = match (&args.number, &args.pysol) {
-        (Some(range), _) => format!("Own deals {range}, {}", count(args.suits.count() as u64, "suit")),
+        (Some(range), _) => format!(
+            "Own deals {range}, {}",
+            count(args.suits.count() as u64, "suit")
+        ),
         (_, Some(range)) => format!("PySol games {range}"),
         _ => {
             let names: Vec<String> = args

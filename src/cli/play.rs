@@ -292,7 +292,11 @@ fn live(
     let mut played = 0usize;
     loop {
         if view.is_won() {
-            writeln!(out, "the game is won after {}", count(played as u64, "move"))?;
+            writeln!(
+                out,
+                "the game is won after {}",
+                count(played as u64, "move")
+            )?;
             return Ok(ExitCode::SUCCESS);
         }
         if played >= args.max_moves {

@@ -666,7 +666,12 @@ fn resumes_from_a_checkpoint(deal: &str) {
     let (code, stopped) = analyze(&[&with_checkpoint[..], &["--max-positions", &half]].concat());
     assert_eq!(code, Some(3));
     assert_eq!(stopped["analysis"]["verdict"], "undecided");
-    assert!(stopped["analysis"]["proof"]["layers_finished"].as_u64().unwrap() > 0);
+    assert!(
+        stopped["analysis"]["proof"]["layers_finished"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
     let (code, resumed) = analyze(&with_checkpoint);
     assert_eq!(code, Some(1));
     assert_eq!(resumed["analysis"]["verdict"], "unwinnable");
@@ -776,7 +781,12 @@ fn on_disk_proves_the_same(deal: &str) {
     let (code, stopped) = analyze(&[&with_disk[..], &["--max-positions", &half]].concat());
     assert_eq!(code, Some(3));
     assert_eq!(stopped["analysis"]["verdict"], "undecided");
-    assert!(stopped["analysis"]["proof"]["layers_finished"].as_u64().unwrap() > 0);
+    assert!(
+        stopped["analysis"]["proof"]["layers_finished"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
     let (code, resumed) = analyze(&with_disk);
     assert_eq!(code, Some(1));
     assert_eq!(resumed["analysis"]["verdict"], "unwinnable");
