@@ -162,9 +162,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let to_do = config.len().saturating_sub(done.len() as u128);
     if !done.is_empty() {
         eprintln!(
-            "spider: {} of {} deals already in the results file, {} to go",
+            "spider: {} of {} already in the results file, {} to go",
             done.len(),
-            config.len(),
+            spider_analyzer::text::count(config.len(), "deal"),
             to_do
         );
     }
@@ -232,7 +232,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     write_report(&args, &records, &summary)?;
     if cancel.load(Ordering::SeqCst) {
         eprintln!(
-            "spider: interrupted after {decided_now} deals this run; {}",
+            "spider: interrupted after {} this run; {}",
+            spider_analyzer::text::count(decided_now, "deal"),
             match &args.output {
                 Some(path) => format!(
                     "rerun with --output {} to continue where it stopped",
@@ -305,7 +306,10 @@ fn write_report(args: &Args, records: &[Record], summary: &Summary) -> anyhow::R
     let mut inputs: Vec<&Path> = args.summarize.iter().map(|p| p.as_path()).collect();
     inputs.extend(args.output.iter().map(|p| p.as_path()));
     let title = match (&args.number, &args.pysol) {
-        (Some(range), _) => format!("Own deals {range}, {} suits", args.suits.count()),
+        (Some(range), _) => format!(
+            "Own deals {range}, {}",
+            spider_analyzer::text::count(args.suits.count() as u64, "suit")
+        ),
         (_, Some(range)) => format!("PySol games {range}"),
         _ => {
             let names: Vec<String> = args

@@ -194,8 +194,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         match decided.seed {
             Some(seed) => writeln!(
                 out,
-                "sample: {} completions drawn uniformly, seed {seed} (--seed {seed} draws it again): winnable in {}{}, {} undecided",
-                summary.decided,
+                "sample: {} drawn uniformly, seed {seed} (--seed {seed} draws it again): winnable in {}{}, {} undecided",
+                spider_analyzer::text::count(summary.decided as u64, "completion"),
                 summary.winnable,
                 summary.share.map_or(String::new(), |s| format!(", {s}")),
                 summary.undecided

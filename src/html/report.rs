@@ -199,13 +199,14 @@ pub fn page(title: &str, records: &[Record], summary: &Summary) -> String {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n\
          <h1>{title}</h1>\n\
-         <p class=\"headline\" data-decided=\"{decided_count}\" data-deals=\"{deals}\"><strong>{decided}</strong> of {deals} deals decided: \
+         <p class=\"headline\" data-decided=\"{decided_count}\" data-deals=\"{deals}\"><strong>{decided}</strong> of {deals} {deals_word} decided: \
          {winnable} winnable, {unwinnable} unwinnable, {undecided_count} undecided.</p>\n\
          {blind_line}{time_chart}\n{line_chart}\n<h2>Summary</h2>\n<pre>{summary_text}</pre>\n<h2>Undecided deals</h2>\n{undecided_section}\n\
          </main>\n</body>\n</html>\n",
         title = escape(title),
         decided_count = summary.winnable + summary.unwinnable,
         deals = summary.deals,
+        deals_word = if summary.deals == 1 { "deal" } else { "deals" },
         winnable = summary.winnable,
         unwinnable = summary.unwinnable,
         undecided_count = summary.undecided,

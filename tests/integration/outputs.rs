@@ -102,6 +102,36 @@ fn a_bad_output_path_fails_before_the_search() {
     );
 }
 
+/// A count of one is said in the singular: "1 position", "1 suit".
+#[test]
+fn a_count_of_one_is_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    // PySol 14934 is proved lost at the start, in one position.
+    let deal = dir.path().join("14934.yaml");
+    spider()
+        .args(["deal", "--pysol", "14934", "-o"])
+        .arg(&deal)
+        .assert()
+        .code(0);
+    let out = spider().arg("analyze").arg(&deal).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\nsearch: 1 position in "), "{text}");
+    // A one-suit batch's report is titled "1 suit", not "1 suits".
+    let page = dir.path().join("report.html");
+    spider()
+        .args(["batch", "--number", "1..1", "--suits", "1", "--html"])
+        .arg(&page)
+        .assert()
+        .code(0);
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<title>Own deals 1..1, 1 suit</title>"),
+        "{html}"
+    );
+    assert!(html.contains("of 1 deal decided"), "{html}");
+}
+
 /// A FIFO is written into, never replaced, with or without --force.
 #[test]
 fn a_fifo_is_written_into_not_replaced() {
