@@ -168,7 +168,12 @@ mod tests {
             shard: Shard { index: 2, count: 3 },
             suits: SuitCount::Four,
             rules: Rules::Standard,
-            limits: Limits::default(),
+            // Small budgets: which deals are run is what counts here.
+            limits: Limits {
+                max_positions: Some(100_000),
+                shorten_positions: 0,
+                ..Limits::default()
+            },
         };
         let done: HashSet<DealKey> = [config.key(5)].into_iter().collect();
         let got = Mutex::new(Vec::new());

@@ -304,7 +304,11 @@ impl fmt::Display for Summary {
             _ => writeln!(f, "time per deal        n/a")?,
         }
         match self.median_line_length {
-            Some(median) => writeln!(f, "winning line         median {median} moves")?,
+            Some(median) => writeln!(
+                f,
+                "winning line         median {median} move{}",
+                if median == 1.0 { "" } else { "s" }
+            )?,
             None => writeln!(f, "winning line         n/a (no winnable deal)")?,
         }
         if let Some(first) = self.median_first_win_seconds {

@@ -556,8 +556,8 @@ fn print_report(
         },
         if report.unknown_count > 0 {
             format!(
-                "; {} XX cards, candidates {}",
-                report.unknown_count,
+                "; {}, candidates {}",
+                count(report.unknown_count as u64, "XX card"),
                 missing.join(" ")
             )
         } else {

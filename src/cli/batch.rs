@@ -18,6 +18,7 @@ use spider_analyzer::batch::{
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::Rules;
 use spider_analyzer::solve::Limits;
+use spider_analyzer::text::count;
 
 use super::deal::{parse_rules, parse_suits};
 
@@ -164,7 +165,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!(
             "spider: {} of {} already in the results file, {} to go",
             done.len(),
-            spider_analyzer::text::count(config.len(), "deal"),
+            count(config.len(), "deal"),
             to_do
         );
     }
@@ -233,7 +234,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if cancel.load(Ordering::SeqCst) {
         eprintln!(
             "spider: interrupted after {} this run; {}",
-            spider_analyzer::text::count(decided_now, "deal"),
+            count(decided_now, "deal"),
             match &args.output {
                 Some(path) => format!(
                     "rerun with --output {} to continue where it stopped",
@@ -288,7 +289,8 @@ fn summarize(args: &Args) -> anyhow::Result<ExitCode> {
     let (records, duplicates) = batch::merge(files);
     if duplicates > 0 {
         eprintln!(
-            "spider: warning: {duplicates} duplicate records (same deal, suits and rules) ignored"
+            "spider: warning: {} (same deal, suits and rules) ignored",
+            count(duplicates, "duplicate record")
         );
     }
     let summary = Summary::of(&records, None);
@@ -308,7 +310,7 @@ fn write_report(args: &Args, records: &[Record], summary: &Summary) -> anyhow::R
     let title = match (&args.number, &args.pysol) {
         (Some(range), _) => format!(
             "Own deals {range}, {}",
-            spider_analyzer::text::count(args.suits.count() as u64, "suit")
+            count(args.suits.count() as u64, "suit")
         ),
         (_, Some(range)) => format!("PySol games {range}"),
         _ => {

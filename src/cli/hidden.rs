@@ -20,6 +20,7 @@ use spider_analyzer::batch::{
 use spider_analyzer::deal::numbered::SplitMix64;
 use spider_analyzer::solve::Verdict;
 use spider_analyzer::stats::Interval;
+use spider_analyzer::text::count;
 use spider_analyzer::unknown::blind::{HiddenSettings, play_hidden};
 
 /// The settings as a results file keeps them.
@@ -116,12 +117,12 @@ pub fn run(
             }
             if show {
                 eprintln!(
-                    "deal {number}: played blind {} after {} moves ({} decisions, {:.1} s, {} runs removed); with the cards known {}",
+                    "deal {number}: played blind {} after {} ({}, {:.1} s, {} removed); with the cards known {}",
                     if hidden.won { "won" } else { "lost" },
-                    hidden.moves,
-                    hidden.decisions,
+                    count(hidden.moves as u64, "move"),
+                    count(hidden.decisions as u64, "decision"),
                     hidden.seconds,
-                    hidden.runs_removed,
+                    count(hidden.runs_removed as u64, "run"),
                     record.verdict
                 );
             }
@@ -199,10 +200,10 @@ pub fn run(
     } else {
         writeln!(
             out,
-            "deals                {n} ({} {}, {} suits, {} rules)",
+            "deals                {n} ({} {}, {}, {} rules)",
             config.source,
             config.range,
-            config.suits.count(),
+            count(config.suits.count() as u64, "suit"),
             config.rules
         )?;
         writeln!(
@@ -224,33 +225,33 @@ pub fn run(
         let decisions: usize = played.iter().map(|p| blind(p).decisions).sum();
         writeln!(
             out,
-            "blind play           {} moves, {} decisions in all; {:.1} s of solver time ({:.1} s with the cards known), wall {:.1} s",
-            moves.iter().sum::<usize>(),
-            decisions,
+            "blind play           {}, {} in all; {:.1} s of solver time ({:.1} s with the cards known), wall {:.1} s",
+            count(moves.iter().sum::<usize>() as u64, "move"),
+            count(decisions as u64, "decision"),
             hidden_seconds,
             known_seconds,
             wall
         )?;
         writeln!(
             out,
-            "CPU per game         {:.1} s played blind (each game runs on one thread at a time, so its seconds are about its CPU time); {played_now_count} games played this run",
+            "CPU per game         {:.1} s played blind (each game runs on one thread at a time, so its seconds are about its CPU time); {} played this run",
             if n > 0 {
                 hidden_seconds / n as f64
             } else {
                 0.0
-            }
+            },
+            count(played_now_count as u64, "game")
         )?;
         writeln!(
             out,
-            "settings             player {}, {} sample{} per decision, {} positions per solve, at most {} moves, seed {} (--seed {} plays the same games)",
+            "settings             player {}, {} per decision, {} positions per solve, at most {}, seed {} (--seed {} plays the same games)",
             settings.player,
-            settings.samples,
-            if settings.samples == 1 { "" } else { "s" },
+            count(settings.samples as u64, "sample"),
             settings
                 .limits
                 .max_positions
                 .map_or("no limit on".to_string(), |m| m.to_string()),
-            settings.max_moves,
+            count(settings.max_moves as u64, "move"),
             settings.seed,
             settings.seed
         )?;

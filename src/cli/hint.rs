@@ -12,6 +12,7 @@ use num_bigint::BigUint;
 use spider_analyzer::deal::Place;
 use spider_analyzer::deal::check;
 use spider_analyzer::solve::{Analysis, Limits};
+use spider_analyzer::text::count as plural;
 use spider_analyzer::unknown::blind::{Choice, HiddenSettings};
 use spider_analyzer::unknown::hint::{self, Hint, Kind, Method, MoveShare};
 use spider_analyzer::unknown::view::View;
@@ -182,8 +183,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let summary = decided.summary();
         writeln!(
             out,
-            "deal: {name} ({} XX cards, {} completion{})",
-            decided.slots.len(),
+            "deal: {name} ({}, {} completion{})",
+            plural(decided.slots.len() as u64, "XX card"),
             sample::approximate(&decided.total),
             if decided.total == BigUint::from(1u32) {
                 ""
@@ -195,15 +196,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some(seed) => writeln!(
                 out,
                 "sample: {} drawn uniformly, seed {seed} (--seed {seed} draws it again): winnable in {}{}, {} undecided",
-                spider_analyzer::text::count(summary.decided as u64, "completion"),
+                plural(summary.decided as u64, "completion"),
                 summary.winnable,
                 summary.share.map_or(String::new(), |s| format!(", {s}")),
                 summary.undecided
             )?,
             None => writeln!(
                 out,
-                "completions: all {} decided: winnable in {}, {} undecided",
-                summary.decided, summary.winnable, summary.undecided
+                "completions: {} decided: winnable in {}, {} undecided",
+                if summary.decided == 1 {
+                    "the only one".to_string()
+                } else {
+                    format!("all {}", summary.decided)
+                },
+                summary.winnable,
+                summary.undecided
             )?,
         }
         print_hint(&mut out, &hint, decided.is_sample(), choice.as_ref())?;
@@ -297,9 +304,9 @@ pub(crate) fn print_hint(
     blind: Option<&Choice>,
 ) -> anyhow::Result<()> {
     let which = if sampled {
-        "sampled completions"
+        "sampled completion"
     } else {
-        "completions"
+        "completion"
     };
     let Some(best) = hint.best() else {
         writeln!(out, "move to play now: none (no legal move)")?;
@@ -308,8 +315,8 @@ pub(crate) fn print_hint(
     if knows_nothing(hint) {
         writeln!(
             out,
-            "move to play now: unknown: no win was found in any of the {} {which} within the limits, so no move can be told better than another (raise --max-positions or --samples); the legal moves, by the tie-breaks only:",
-            best.of
+            "move to play now: unknown: no win was found in {} within the limits, so no move can be told better than another (raise --max-positions or --samples); the legal moves, by the tie-breaks only:",
+            any_of(best.of, which)
         )?;
         for (index, m) in hint.moves.iter().enumerate() {
             writeln!(out, "{:>4}. {:<8} {}", index + 1, m.mv.to_string(), m.words)?;
@@ -340,22 +347,26 @@ pub(crate) fn print_hint(
         )?;
     }
     match best.share {
+        Some(_) if best.wins > 0 && best.of == 1 => {
+            writeln!(out, "  a win starts with it in the only {which}")?
+        }
         Some(share) if best.wins > 0 && sampled => writeln!(
             out,
-            "  a win starts with it in {} of {} {which}: {share}",
-            best.wins, best.of
+            "  a win starts with it in {} of {} {}s: {share}",
+            best.wins, best.of, which
         )?,
         Some(share) if best.wins > 0 => writeln!(
             out,
-            "  a win starts with it in {} of {} {which} ({:.0} %)",
+            "  a win starts with it in {} of {} {}s ({:.0} %)",
             best.wins,
             best.of,
+            which,
             share.share * 100.0
         )?,
         _ => writeln!(
             out,
-            "  no win was found in any of the {} {which} within the limits: the moves are ranked by the tie-breaks only",
-            best.of
+            "  no win was found in {} within the limits: the moves are ranked by the tie-breaks only",
+            any_of(best.of, which)
         )?,
     }
     writeln!(out, "every legal move, best first:")?;
@@ -410,6 +421,15 @@ pub(crate) fn print_hint(
         }
     )?;
     Ok(())
+}
+
+/// "any of the 24 completions", or "the only completion" when there is one.
+fn any_of(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("the only {noun}")
+    } else {
+        format!("any of the {n} {noun}s")
+    }
 }
 
 pub(crate) fn hint_json(hint: &Hint) -> serde_json::Value {

@@ -19,6 +19,7 @@ use spider_analyzer::game::{Game, Move};
 use spider_analyzer::html::play as page;
 use spider_analyzer::solve::Limits;
 use spider_analyzer::stats::Interval;
+use spider_analyzer::text::count;
 use spider_analyzer::unknown::blind::{Choice, HiddenSettings, PlayedMove, Player, play_blind};
 use spider_analyzer::unknown::referee::Referee;
 use spider_analyzer::unknown::view::{View, ViewError};
@@ -215,13 +216,13 @@ fn blind(
     } else {
         writeln!(
             out,
-            "{} after {} moves ({}): {} runs removed, {} cards face down, {} decisions, {:.1} s",
+            "{} after {} ({}): {} removed, {} face down, {}, {:.1} s",
             if game.won { "won" } else { "lost" },
-            game.moves,
+            count(game.moves as u64, "move"),
             game.ended,
-            game.runs_removed,
-            game.face_down_left,
-            game.decisions,
+            count(game.runs_removed as u64, "run"),
+            count(game.face_down_left as u64, "card"),
+            count(game.decisions as u64, "decision"),
             game.seconds
         )?;
     }
@@ -234,9 +235,9 @@ fn blind(
             title: format!("{name}: played blind, seed {}", args.seed),
             lines: vec![
                 format!(
-                    "The player saw only face-up cards; it {} after {} moves.",
+                    "The player saw only face-up cards; it {} after {}.",
                     if game.won { "won" } else { "lost" },
-                    game.moves
+                    count(game.moves as u64, "move")
                 ),
                 "Step with the buttons, the arrow keys or the slider; the moved cards are yellow, a card that turned up is marked blue.".into(),
             ],
@@ -282,9 +283,8 @@ fn live(
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{name}: {} card{} not seen yet; seed {} (--seed {} gives the same moves)",
-        view.hidden_count(),
-        if view.hidden_count() == 1 { "" } else { "s" },
+        "{name}: {} not seen yet; seed {} (--seed {} gives the same moves)",
+        count(view.hidden_count() as u64, "card"),
         args.seed,
         args.seed
     )?;
@@ -292,11 +292,19 @@ fn live(
     let mut played = 0usize;
     loop {
         if view.is_won() {
-            writeln!(out, "the game is won after {played} moves")?;
+            writeln!(
+                out,
+                "the game is won after {}",
+                count(played as u64, "move")
+            )?;
             return Ok(ExitCode::SUCCESS);
         }
         if played >= args.max_moves {
-            writeln!(out, "stopped: {played} moves played (--max-moves)")?;
+            writeln!(
+                out,
+                "stopped: {} played (--max-moves)",
+                count(played as u64, "move")
+            )?;
             return Ok(ExitCode::from(1));
         }
         let Some(Choice {
@@ -319,9 +327,9 @@ fn live(
         played += 1;
         writeln!(out, "move {played}: {mv}  ({})", view.describe(mv))?;
         writeln!(out, "  chance to win from here: {}", chance(win_estimate))?;
-        let count = view.turns_up(mv)?;
+        let turning = view.turns_up(mv)?;
         let mut turned: Vec<Card> = Vec::new();
-        let mut asked = count;
+        let mut asked = turning;
         let next = loop {
             if turned.len() >= asked {
                 match view.after(mv, &turned) {
@@ -329,9 +337,8 @@ fn live(
                     Err(ViewError::NotEnough { needed, .. }) => {
                         writeln!(
                             out,
-                            "  the deal completed a run, which uncovered {} more card{}",
-                            needed - turned.len(),
-                            if needed - turned.len() == 1 { "" } else { "s" }
+                            "  the deal completed a run, which uncovered {} more",
+                            count((needed - turned.len()) as u64, "card")
                         )?;
                         asked = needed;
                         continue;
@@ -339,7 +346,7 @@ fn live(
                     Err(err) => {
                         writeln!(out, "  {err}; again, please")?;
                         turned.clear();
-                        asked = count;
+                        asked = turning;
                         continue;
                     }
                 }
@@ -357,10 +364,10 @@ fn live(
                 writeln!(out)?;
                 writeln!(
                     out,
-                    "end of input: stopped after {played} move{} suggested; {} runs removed, {} cards not seen yet",
-                    if played == 1 { "" } else { "s" },
-                    view.removed().len(),
-                    view.hidden_count()
+                    "end of input: stopped after {} suggested; {} removed, {} not seen yet",
+                    count(played as u64, "move"),
+                    count(view.removed().len() as u64, "run"),
+                    count(view.hidden_count() as u64, "card")
                 )?;
                 out.flush()?;
                 return Ok(ExitCode::from(3));
@@ -369,9 +376,8 @@ fn live(
                 Err(message) => writeln!(out, "  {message}; again, please")?,
                 Ok(cards) if cards.len() != want => writeln!(
                     out,
-                    "  {} card{} given, {want} expected; again, please",
-                    cards.len(),
-                    if cards.len() == 1 { "" } else { "s" }
+                    "  {} given, {want} expected; again, please",
+                    count(cards.len() as u64, "card")
                 )?,
                 Ok(cards) => {
                     let unseen = view.unseen();

@@ -9,6 +9,7 @@ use crate::batch::{Record, Source, Summary};
 use crate::solve::Verdict;
 
 use super::escape;
+use crate::text::count;
 
 /// The most undecided deals listed (the count is always given).
 const MOST_LISTED: usize = 2_000;
@@ -148,14 +149,16 @@ pub fn page(title: &str, records: &[Record], summary: &Summary) -> String {
         "<p>No deal is undecided.</p>".to_string()
     } else {
         format!(
-            "<p>{} undecided deals{}; rerun them with a longer <code>--time-limit</code>.</p>\n\
+            "<p>{}{}; rerun {} with a larger <code>--max-positions</code> (or a longer <code>--time-limit</code>, when one stopped {}).</p>\n\
              <table id=\"undecided\"><thead><tr><th>deal</th><th>numbers</th><th>suits</th><th>rules</th><th>stopped by</th><th>seconds</th><th>positions</th></tr></thead>\n<tbody>\n{rows}</tbody></table>",
-            undecided.len(),
+            count(undecided.len() as u64, "undecided deal"),
             if undecided.len() > MOST_LISTED {
                 format!(" (the first {MOST_LISTED} listed)")
             } else {
                 String::new()
-            }
+            },
+            if undecided.len() == 1 { "it" } else { "them" },
+            if undecided.len() == 1 { "it" } else { "them" },
         )
     };
     let lines = line_bins(records);
@@ -199,14 +202,14 @@ pub fn page(title: &str, records: &[Record], summary: &Summary) -> String {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n\
          <h1>{title}</h1>\n\
-         <p class=\"headline\" data-decided=\"{decided_count}\" data-deals=\"{deals}\"><strong>{decided}</strong> of {deals} {deals_word} decided: \
+         <p class=\"headline\" data-decided=\"{decided_count}\" data-deals=\"{deals}\"><strong>{decided}</strong> of {deals_words} decided: \
          {winnable} winnable, {unwinnable} unwinnable, {undecided_count} undecided.</p>\n\
          {blind_line}{time_chart}\n{line_chart}\n<h2>Summary</h2>\n<pre>{summary_text}</pre>\n<h2>Undecided deals</h2>\n{undecided_section}\n\
          </main>\n</body>\n</html>\n",
         title = escape(title),
         decided_count = summary.winnable + summary.unwinnable,
         deals = summary.deals,
-        deals_word = if summary.deals == 1 { "deal" } else { "deals" },
+        deals_words = count(summary.deals, "deal"),
         winnable = summary.winnable,
         unwinnable = summary.unwinnable,
         undecided_count = summary.undecided,

@@ -662,7 +662,13 @@ mod tests {
         ] {
             let deal = numbered::deal(number, suits, Rules::Standard);
             let game = Game::new(&deal).unwrap();
-            let line = analyze(&deal, &Limits::default(), &AtomicBool::new(false))
+            // A line shortened a little: the shorter the line, the
+            // stricter the check.
+            let limits = Limits {
+                shorten_positions: 200_000,
+                ..Limits::default()
+            };
+            let line = analyze(&deal, &limits, &AtomicBool::new(false))
                 .unwrap()
                 .line
                 .unwrap();
@@ -726,7 +732,12 @@ mod tests {
     fn a_won_line_gets_shorter_and_still_wins() {
         let deal = numbered::deal(3, SuitCount::One, Rules::Standard);
         let game = Game::new(&deal).unwrap();
-        let first = analyze(&deal, &Limits::default(), &AtomicBool::new(false))
+        // The first line found, not shortened yet.
+        let limits = Limits {
+            shorten_positions: 0,
+            ..Limits::default()
+        };
+        let first = analyze(&deal, &limits, &AtomicBool::new(false))
             .unwrap()
             .line
             .unwrap();

@@ -873,13 +873,26 @@ mod tests {
     /// plain search from it (breadth-first, up to 20,000 positions) meets
     /// no win and never empties a pile, which is what the relaxation
     /// claims. Enough dead positions must turn up for this to mean
-    /// something.
+    /// something. The quick run plays 60 deals;
+    /// [`a_dead_end_never_reaches_a_win_in_240_deals`] plays 240.
     #[test]
     fn a_dead_end_never_reaches_a_win() {
+        dead_ends_checked(40, 10, 1);
+    }
+
+    #[test]
+    #[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+    fn a_dead_end_never_reaches_a_win_in_240_deals() {
+        dead_ends_checked(240, 40, 10);
+    }
+
+    /// [`a_dead_end_never_reaches_a_win`] on deals 1 to `deals`: at least
+    /// `min_dead` dead positions, `min_with_stock` of them with stock rows.
+    fn dead_ends_checked(deals: u64, min_dead: usize, min_with_stock: usize) {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let (mut dead, mut checked, mut with_stock) = (0, 0, 0);
         let mut moves = Vec::new();
-        for number in 1..=240u64 {
+        for number in 1..=deals {
             let deal = varied_deal(number);
             let game = Game::new(&deal).unwrap();
             let mut position = game.start().clone();
@@ -906,7 +919,7 @@ mod tests {
         }
         eprintln!("dead {dead} ({with_stock} with stock rows), positions checked {checked}");
         assert!(
-            dead >= 40 && with_stock >= 10,
+            dead >= min_dead && with_stock >= min_with_stock,
             "only {dead} dead positions, {with_stock} with stock rows ({checked} positions checked)"
         );
     }
@@ -921,16 +934,33 @@ mod tests {
     /// proves lost some positions that counting alone does not. And the
     /// test's verdict on each position met is the same after all the
     /// others ran on the thread as on its own (the states it remembers
-    /// change its speed, never its verdict).
+    /// change its speed, never its verdict). The quick run plays 40
+    /// deals; [`a_position_without_room_never_reaches_a_win_in_150_deals`]
+    /// plays 150.
     #[test]
     fn a_position_without_room_never_reaches_a_win() {
+        room_checked(10, 3, 3);
+    }
+
+    #[test]
+    #[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+    fn a_position_without_room_never_reaches_a_win_in_150_deals() {
+        // Counted on 2026-11-26: 95 with counting alone, 122 with the
+        // make-way rule, of which 40 counting alone does not prove.
+        room_checked(150, 20, 20);
+    }
+
+    /// [`a_position_without_room_never_reaches_a_win`] on deals 1 to
+    /// `deals`: at least `min_dead` positions without room under each
+    /// rule, and `min_make_way` that only the make-way rule proves.
+    fn room_checked(deals: u64, min_dead: usize, min_make_way: usize) {
         let mut found = Vec::new();
         for rule in [RoomRule::Counts, RoomRule::MakeWay] {
             let mut rng = Rng(0x2545_f491_4f6c_dd1d);
             let (mut dead, mut checked, mut met) = (0, 0, Vec::new());
             let mut only_this_rule = 0;
             let mut moves = Vec::new();
-            for number in 1..=150u64 {
+            for number in 1..=deals {
                 let deal = varied_deal(number);
                 let game = Game::new(&deal).unwrap();
                 let mut position = game.start().clone();
@@ -971,7 +1001,10 @@ mod tests {
                  positions checked {checked}, tested {}",
                 met.len()
             );
-            assert!(dead >= 20, "{rule:?}: only {dead} positions without room");
+            assert!(
+                dead >= min_dead,
+                "{rule:?}: only {dead} positions without room"
+            );
             for (game, position, verdict) in &met {
                 room::forget();
                 assert_eq!(
@@ -982,10 +1015,8 @@ mod tests {
             }
             found.push((dead, only_this_rule));
         }
-        // Counted on 2026-11-26: 95 with counting alone, 122 with the
-        // make-way rule, of which 40 counting alone does not prove.
         assert!(
-            found[1].1 >= 20,
+            found[1].1 >= min_make_way,
             "the make-way rule proved little: {found:?}"
         );
     }

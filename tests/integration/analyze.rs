@@ -3,6 +3,8 @@
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+use crate::NO_SHORTENING;
+
 fn spider() -> Command {
     Command::cargo_bin("spider").unwrap()
 }
@@ -19,10 +21,13 @@ fn line_of(output: &[u8]) -> String {
     json["analysis"]["line"].as_str().unwrap().to_string()
 }
 
+/// The line is shortened (with a smaller budget than the default, which
+/// takes seconds) and still replays.
 #[test]
 fn a_one_suit_deal_is_won_and_its_line_replays() {
     let output = spider()
         .args(["analyze", "deals/fresh-1-suit.yaml", "--json"])
+        .args(["--shorten-positions", "100000"])
         .assert()
         .code(0)
         .get_output()
@@ -48,6 +53,7 @@ fn a_one_suit_deal_is_won_and_its_line_replays() {
 fn the_text_report_numbers_the_moves_for_people() {
     spider()
         .args(["analyze", "deals/fresh-2-suit.yaml"])
+        .args(NO_SHORTENING)
         .assert()
         .code(0)
         .stdout(predicate::str::contains("verdict: winnable"))
@@ -164,6 +170,7 @@ fn completions_fill_the_unknown_cards_every_way() {
             "--time-limit",
             "20",
         ])
+        .args(NO_SHORTENING)
         .assert()
         .get_output()
         .stdout
@@ -348,14 +355,29 @@ fn jobs_limit_the_proof_of_the_deal() {
 
 /// The default budgets count work, not seconds: the same command gives the
 /// same verdict, counts and line on one thread or two (and so whatever
-/// else the machine is doing). Covers a win, a guided pass schedule
-/// stopped by its position limit, and an exhaustive pass stopped by it
-/// part-way through a layer (its batches do not adapt to speed without a
-/// time limit).
+/// else the machine is doing). Covers a win and its shortening, a guided
+/// pass schedule stopped by its position limit, and an exhaustive pass
+/// stopped by it part-way through a layer (its batches do not adapt to
+/// speed without a time limit). The quick run shortens the win with a
+/// smaller budget than the default;
+/// [`the_default_budget_gives_the_same_answer_on_one_thread_or_two`]
+/// with the default.
 #[test]
 fn the_same_budget_gives_the_same_answer_on_one_thread_or_two() {
+    same_answer_on_one_thread_or_two(&["--shorten-positions", "100000"]);
+}
+
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn the_default_budget_gives_the_same_answer_on_one_thread_or_two() {
+    same_answer_on_one_thread_or_two(&[]);
+}
+
+/// The cases of [`the_same_budget_gives_the_same_answer_on_one_thread_or_two`],
+/// the win with `shortening` flags.
+fn same_answer_on_one_thread_or_two(shortening: &[&str]) {
     let cases: [(&str, &[&str], i32); 3] = [
-        ("deals/fresh-2-suit.yaml", &[], 0),
+        ("deals/fresh-2-suit.yaml", shortening, 0),
         (
             "benches/ladder/r1-g5001.yaml",
             &["--max-positions", "300000"],

@@ -410,7 +410,7 @@ fn batch_hidden_writes_a_results_file_and_resumes_it() {
     let second = run("1..3", "1");
     assert_eq!(second.status.code(), Some(0), "{second:?}");
     let stdout = String::from_utf8(second.stdout).unwrap();
-    assert!(stdout.contains("1 games played this run"), "{stdout}");
+    assert!(stdout.contains("1 game played this run"), "{stdout}");
     assert!(stdout.contains("won played blind"), "{stdout}");
     assert!(stdout.contains("CPU per game"), "{stdout}");
     let now = std::fs::read_to_string(&out).unwrap();

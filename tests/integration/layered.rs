@@ -539,6 +539,26 @@ stock:
 removed: [S, S, S, S, S, S]
 ";
 
+/// A smaller unwinnable deal, for the command-line proofs: three cards on
+/// the table can never fill the ten piles; 820 positions in three layers.
+const SMALL_LOST: &str = "suits: 1
+rules: standard
+piles:
+  - {face_down: [KS, QS], face_up: [2S]}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+stock:
+  - [AS, 3S, 4S, 5S, 6S, 7S, 8S, 9S, 10S, JS]
+removed: [S, S, S, S, S, S, S]
+";
+
 fn lost_case() -> Deal {
     spider_analyzer::deal::yaml::from_str(LOST, Path::new("lost.yaml")).unwrap()
 }
@@ -606,11 +626,25 @@ fn the_capped_passes_of_the_schedule_write_no_checkpoint() {
     }
 }
 
+/// `analyze --checkpoint` resumes a proof stopped half-way by a position
+/// limit to the same counts. The quick run proves [`SMALL_LOST`];
+/// [`analyze_on_the_command_line_resumes_a_longer_proof_from_a_checkpoint`]
+/// [`LOST`].
 #[test]
 fn analyze_on_the_command_line_resumes_its_proof_from_a_checkpoint() {
+    resumes_from_a_checkpoint(SMALL_LOST);
+}
+
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn analyze_on_the_command_line_resumes_a_longer_proof_from_a_checkpoint() {
+    resumes_from_a_checkpoint(LOST);
+}
+
+fn resumes_from_a_checkpoint(deal: &str) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("lost.yaml");
-    std::fs::write(&file, LOST).unwrap();
+    std::fs::write(&file, deal).unwrap();
     let checkpoint = dir.path().join("proof");
     let analyze = |extra: &[&str]| {
         let output = Command::cargo_bin("spider")
@@ -632,6 +666,12 @@ fn analyze_on_the_command_line_resumes_its_proof_from_a_checkpoint() {
     let (code, stopped) = analyze(&[&with_checkpoint[..], &["--max-positions", &half]].concat());
     assert_eq!(code, Some(3));
     assert_eq!(stopped["analysis"]["verdict"], "undecided");
+    assert!(
+        stopped["analysis"]["proof"]["layers_finished"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
     let (code, resumed) = analyze(&with_checkpoint);
     assert_eq!(code, Some(1));
     assert_eq!(resumed["analysis"]["verdict"], "unwinnable");
@@ -697,11 +737,23 @@ fn graph_count_on_disk_in_one_process_or_many_counts_the_same() {
 
 /// `analyze --disk` proves the same deal lost with the same counts, also
 /// when a position limit stops it half-way and the same command resumes.
+/// The quick run proves [`SMALL_LOST`];
+/// [`analyze_on_disk_proves_a_longer_proof_the_same_and_resumes`] [`LOST`].
 #[test]
 fn analyze_on_disk_proves_the_same_and_resumes() {
+    on_disk_proves_the_same(SMALL_LOST);
+}
+
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn analyze_on_disk_proves_a_longer_proof_the_same_and_resumes() {
+    on_disk_proves_the_same(LOST);
+}
+
+fn on_disk_proves_the_same(deal: &str) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("lost.yaml");
-    std::fs::write(&file, LOST).unwrap();
+    std::fs::write(&file, deal).unwrap();
     let analyze = |extra: &[&str]| {
         let output = Command::cargo_bin("spider")
             .unwrap()
@@ -729,6 +781,12 @@ fn analyze_on_disk_proves_the_same_and_resumes() {
     let (code, stopped) = analyze(&[&with_disk[..], &["--max-positions", &half]].concat());
     assert_eq!(code, Some(3));
     assert_eq!(stopped["analysis"]["verdict"], "undecided");
+    assert!(
+        stopped["analysis"]["proof"]["layers_finished"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
     let (code, resumed) = analyze(&with_disk);
     assert_eq!(code, Some(1));
     assert_eq!(resumed["analysis"]["verdict"], "unwinnable");

@@ -17,6 +17,11 @@ mod solver;
 mod trust;
 mod unknown_cards;
 
+/// Flags that keep the first winning line `analyze` or `batch` finds:
+/// shortening it takes seconds of the default budget, and most tests check
+/// something else (the tests of shortening give it a budget of their own).
+pub const NO_SHORTENING: [&str; 2] = ["--shorten-positions", "0"];
+
 /// Says on the terminal that `test` skipped a check because `tool` is not
 /// installed. Written straight to the standard error, past the test
 /// harness's capture, so that `cargo test` shows it even when the test

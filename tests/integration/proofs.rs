@@ -140,11 +140,29 @@ fn no_guided_win(deal: &Deal, what: &str) {
 }
 
 /// Small positions of one or two suits, with and without a stock row,
-/// under both rules, against the naive search of the solver tests.
+/// under both rules, against the naive search of the solver tests. The
+/// quick run takes four that every setting settles in about a second (won
+/// and lost, one and two suits, with and without a stock row);
+/// [`reductions_keep_the_verdicts_of_24_small_positions`] takes all 24
+/// (both rules).
 #[test]
 fn reductions_keep_the_verdicts_of_small_positions() {
-    let mut compared = 0;
-    for seed in 1..=24u64 {
+    small_positions([1, 8, 14, 20], 3);
+}
+
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn reductions_keep_the_verdicts_of_24_small_positions() {
+    small_positions(1..=24, 12);
+}
+
+/// [`agree`] on the small positions `seeds`, of which at least
+/// `min_compared` must be decided by both the naive search and the
+/// reductions.
+fn small_positions(seeds: impl IntoIterator<Item = u64>, min_compared: usize) {
+    let (mut compared, mut cases) = (0, 0);
+    for seed in seeds {
+        cases += 1;
         let deal = small_case(seed, 0x2545_f491_4f6c_dd1d);
         let expected = naive_winnable(&deal, 100_000);
         if agree(&deal, expected, &format!("seed {seed}"), 150_000)
@@ -155,7 +173,10 @@ fn reductions_keep_the_verdicts_of_small_positions() {
             compared += 1;
         }
     }
-    assert!(compared >= 12, "only {compared} of 24 compared");
+    assert!(
+        compared >= min_compared,
+        "only {compared} of {cases} compared"
+    );
 }
 
 /// PySol game 14934 (which plspider called "appears unwinnable" in 2005)
@@ -212,8 +233,9 @@ fn a_position_without_room_is_lost_at_the_start() {
 /// The position analyzed gets a room test that tries much harder than the
 /// ones inside a search (no budget to speak of, no giving up once piles
 /// empty): on the ladder's `r0-g5014` it proves the loss at the start,
-/// where the test of an entry gives up; the plain search agrees, and the
-/// guided passes find no win.
+/// where the test of an entry gives up. The plain search agrees, and the
+/// guided passes find no win:
+/// [`the_plain_search_agrees_that_r0_g5014_is_lost`].
 #[test]
 fn the_start_is_tested_harder_than_a_search_entry() {
     let deal = ladder_position("r0-g5014");
@@ -234,6 +256,14 @@ fn the_start_is_tested_harder_than_a_search_entry() {
          have moved away; there is too little room for that (at most 2 of the 33 face-down \
          cards can ever turn up)"
     );
+}
+
+/// The plain search (every reduction off) examines all 1,580,660
+/// positions of `r0-g5014` and finds no win, nor do the guided passes.
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn the_plain_search_agrees_that_r0_g5014_is_lost() {
+    let deal = ladder_position("r0-g5014");
     let plain = prove(&deal, Reductions::NONE, 3_000_000);
     assert_eq!(
         (plain.verdict, plain.positions),
@@ -381,9 +411,20 @@ fn reductions_keep_the_verdicts_of_hard_positions() {
 /// one, two and four suits until no move is left but the stock is empty.
 /// Their spaces are small enough for the plain search, and many are dead
 /// ends: the dead-end test must fire on some, and agree on all.
+///
+/// The quick run stops each search after 20,000 positions, which leaves
+/// undecided the two positions whose plain search runs long;
+/// [`reductions_keep_the_verdicts_of_stuck_games_searched_longer`] gives
+/// every search 150,000.
 #[test]
 fn reductions_keep_the_verdicts_of_stuck_games() {
-    stuck_games(0, 0x9e37_79b9_7f4a_7c15, 20);
+    stuck_games(0, 0x9e37_79b9_7f4a_7c15, 20, 20_000);
+}
+
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn reductions_keep_the_verdicts_of_stuck_games_searched_longer() {
+    stuck_games(0, 0x9e37_79b9_7f4a_7c15, 20, 150_000);
 }
 
 /// The same with one stock row still to come: play stops where no move is
@@ -393,18 +434,19 @@ fn reductions_keep_the_verdicts_of_stuck_games() {
 #[test]
 #[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
 fn reductions_keep_the_verdicts_of_games_stuck_before_the_last_deal() {
-    stuck_games(1, 0x2545_f491_4f6c_dd1d, 6);
+    stuck_games(1, 0x2545_f491_4f6c_dd1d, 6, 150_000);
 }
 
 /// Random playouts of numbered deals 1 to 40 (one, two and four suits,
 /// standard rules), each stopped once no move is left with `rows_left`
 /// stock rows to come (or after 300 moves), decided under every setting
-/// of the reductions ([`agree`]). At least `min_decided` must be decided,
-/// and the dead-end test must fire on at least five.
-fn stuck_games(rows_left: usize, seed: u64, min_decided: usize) {
+/// of the reductions ([`agree`], each search stopped after `cap`
+/// positions). At least `min_decided` must be decided, and the dead-end
+/// test must fire on at least five.
+fn stuck_games(rows_left: usize, seed: u64, min_decided: usize, cap: u64) {
     let (mut decided, mut with_dead_ends, mut unwinnable) = (0, 0, 0);
     for (number, suits, stuck) in stuck_positions(rows_left, seed) {
-        let (verdict, dead) = agree(&stuck, None, &format!("deal {number} ({suits:?})"), 150_000);
+        let (verdict, dead) = agree(&stuck, None, &format!("deal {number} ({suits:?})"), cap);
         decided += verdict.is_some() as usize;
         unwinnable += (verdict == Some(Verdict::Unwinnable)) as usize;
         with_dead_ends += (dead > 0) as usize;

@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use predicates::prelude::*;
+
+use crate::NO_SHORTENING;
 use proptest::prelude::*;
 use spider_analyzer::deal::files;
 
@@ -158,7 +160,9 @@ fn a_batch_results_file_identifies_itself_and_is_never_truncated() {
     // last line is kept (ended), never cut.
     let results = dir.path().join("r.jsonl");
     spider()
-        .args(["batch", "--number", "1..2", "--suits", "1", "-j", "1", "-o"])
+        .args(["batch", "--number", "1..2", "--suits", "1", "-j", "1"])
+        .args(NO_SHORTENING)
+        .arg("-o")
         .arg(&results)
         .assert()
         .code(0);
@@ -175,7 +179,9 @@ fn a_batch_results_file_identifies_itself_and_is_never_truncated() {
     let torn = format!("{written}{{\"number\":3,\"sou");
     fs::write(&results, &torn).unwrap();
     spider()
-        .args(["batch", "--number", "1..3", "--suits", "1", "-o"])
+        .args(["batch", "--number", "1..3", "--suits", "1"])
+        .args(NO_SHORTENING)
+        .arg("-o")
         .arg(&results)
         .assert()
         .code(0)
@@ -314,6 +320,7 @@ fn flags_are_spelled_alike() {
     assert!(!help.contains("--out "), "{help}");
     spider()
         .args(["analyze", "deals/fresh-1-suit.yaml", "-q", "-j", "1"])
+        .args(NO_SHORTENING)
         .current_dir(repo(""))
         .assert()
         .code(0);
@@ -340,6 +347,7 @@ fn check_and_analyze_read_standard_input() {
         .code(0);
     spider()
         .args(["analyze", "-", "-q"])
+        .args(NO_SHORTENING)
         .write_stdin(fs::read_to_string(repo("deals/fresh-1-suit.yaml")).unwrap())
         .assert()
         .code(0)

@@ -5,6 +5,8 @@ use assert_cmd::Command;
 use num_bigint::BigUint;
 use predicates::prelude::*;
 
+use crate::NO_SHORTENING;
+
 fn spider() -> Command {
     Command::cargo_bin("spider").unwrap()
 }
@@ -65,6 +67,7 @@ fn one_winning_move() -> String {
 fn every_completion_winnable_makes_the_headline_winnable_with_exit_0() {
     let output = spider()
         .args(["analyze", "deals/mid-game.yaml", "--json", "-q"])
+        .args(NO_SHORTENING)
         .assert()
         .code(0)
         .get_output()
@@ -76,6 +79,7 @@ fn every_completion_winnable_makes_the_headline_winnable_with_exit_0() {
     assert_eq!(json["completions"]["total"], "2");
     spider()
         .args(["analyze", "deals/mid-game.yaml", "-q"])
+        .args(NO_SHORTENING)
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
@@ -107,6 +111,7 @@ fn mixed_completions_give_k_of_n_in_the_headline_with_exit_3() {
     spider()
         .arg("analyze")
         .arg(&file)
+        .args(NO_SHORTENING)
         .assert()
         .code(3)
         .stdout(predicate::str::contains(
@@ -131,6 +136,8 @@ fn a_sample_never_yields_a_proof() {
         "--seed",
         "7",
         "-q",
+        "--shorten-positions",
+        "0",
     ];
     spider()
         .args(args)
@@ -270,6 +277,7 @@ fn the_hint_puts_the_only_winning_move_first() {
         .arg("analyze")
         .arg(&file)
         .arg("--hint")
+        .args(NO_SHORTENING)
         .assert()
         .code(0)
         .stdout(predicate::str::contains("move to play now: 6-5/1"));
@@ -290,7 +298,9 @@ fn hidden_play_reports_both_shares_and_repeats_with_its_seed() {
                     "--hidden-samples",
                     "2",
                     "--hidden-max-positions",
-                    "20000",
+                    "5000",
+                    "--shorten-positions",
+                    "0",
                     "--seed",
                     "5",
                     "--jobs",

@@ -1541,9 +1541,8 @@ mod tests {
         }
     }
 
-    /// A puzzle and a Spider stage search count the same on disk as in
-    /// memory, layer by layer, on one thread or two, with the same goal
-    /// and the same leaves at the same depths.
+    /// A puzzle's search counts the same on disk as in memory, layer by
+    /// layer, on one thread or two, with the same goal at the same depth.
     #[test]
     fn the_search_on_disk_counts_what_the_search_in_memory_counts() {
         let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
@@ -1567,7 +1566,14 @@ mod tests {
             let blocks = fs::read_dir(dir.path().join("blocks")).unwrap().count();
             assert_eq!(blocks, 0);
         }
+    }
 
+    /// A Spider stage search (50,810 positions in its first layer) counts
+    /// the same on disk as in memory, with the same leaves at the same
+    /// depths.
+    #[test]
+    #[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+    fn a_spider_stage_on_disk_counts_what_the_search_in_memory_counts() {
         let deal = pysol::deal(14934, Rules::Standard).unwrap();
         let game = Game::new(&deal).unwrap();
         let problem = StageProblem::new(&game, Scope::Stage(2));
@@ -1653,15 +1659,30 @@ mod tests {
 
     /// The solver's exhaustive pass (dead ends, the `XX` leaves) counts
     /// the same on disk, and a disk search stopped twice by a position
-    /// limit resumes to the same counts as an uninterrupted one.
+    /// limit resumes to the same counts as an uninterrupted one. The quick
+    /// run stops every 10,000 positions up to 30,000;
+    /// [`a_long_search_on_disk_stopped_and_resumed_counts_the_same`] every
+    /// 40,000 up to 120,000.
     #[test]
     fn a_search_on_disk_stopped_and_resumed_counts_the_same() {
+        disk_search_resumed(10_000);
+    }
+
+    #[test]
+    #[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+    fn a_long_search_on_disk_stopped_and_resumed_counts_the_same() {
+        disk_search_resumed(40_000);
+    }
+
+    /// The search of [`a_search_on_disk_stopped_and_resumed_counts_the_same`],
+    /// stopped every `step` positions up to three steps.
+    fn disk_search_resumed(step: u64) {
         use crate::solve::exhaustive::ExhaustiveProblem;
         let deal = pysol::deal(3, Rules::Standard).unwrap();
         let game = Game::new(&deal).unwrap();
         let problem = ExhaustiveProblem::new(&game);
         let limit = Limits {
-            max_positions: Some(120_000),
+            max_positions: Some(3 * step),
             ..Limits::default()
         };
         // The in-memory search stopped part-way is the reference for the
@@ -1681,7 +1702,7 @@ mod tests {
                 .stop(Stop::Exhaust)
                 .jobs(Some(2))
                 .limits(Limits {
-                    max_positions: Some(40_000 * runs),
+                    max_positions: Some(step * runs),
                     ..Limits::default()
                 })
                 .disk(on_disk(dir.path()), "pysol 3")
@@ -1691,7 +1712,7 @@ mod tests {
             if runs > 1 {
                 assert!(outcome.stats.resumed_layers > 0);
             }
-            if outcome.stats.positions >= 120_000 {
+            if outcome.stats.positions >= 3 * step {
                 break outcome.stats;
             }
             assert!(runs < 6);
