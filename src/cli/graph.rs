@@ -247,7 +247,10 @@ fn stopped(
     let why = match reason {
         StopReason::Positions => {
             let max = max_nodes.unwrap_or(u64::MAX);
-            format!("the graph has more than {max} positions (--max-nodes {max})")
+            format!(
+                "the graph has more than {} (--max-nodes {max})",
+                plural(max, "position")
+            )
         }
         other => other.to_string(),
     };
@@ -265,8 +268,8 @@ fn stopped(
         out.flush()?;
     }
     eprintln!(
-        "spider: graph stopped: {why}, after {} positions in {:.1} s; nothing written",
-        stats.positions,
+        "spider: graph stopped: {why}, after {} in {:.1} s; nothing written",
+        plural(stats.positions, "position"),
         stats.elapsed.as_secs_f64()
     );
     Ok(ExitCode::from(EXIT_UNDECIDED))
@@ -554,13 +557,13 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
         let why = match reason {
             StopReason::Positions => {
                 let max = max_nodes.unwrap_or(0);
-                format!("more than {max} positions (--max-nodes {max})")
+                format!("more than {} (--max-nodes {max})", plural(max, "position"))
             }
             other => other.to_string(),
         };
         eprintln!(
-            "spider: count stopped: {why}, after {} positions in {:.1} s{}",
-            stats.positions,
+            "spider: count stopped: {why}, after {} in {:.1} s{}",
+            plural(stats.positions, "position"),
             stats.elapsed.as_secs_f64(),
             if args.checkpoint.is_some() {
                 "; run the same command again to continue from the checkpoint"
