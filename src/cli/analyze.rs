@@ -497,7 +497,8 @@ impl std::fmt::Display for Headline {
                     }
                     Verdict::Undecided => write!(
                         f,
-                        ": winnable in {winnable} of {n} completions of the XX cards ({unwinnable} unwinnable, {undecided} undecided)"
+                        ": winnable in {winnable} of {} of the XX cards ({unwinnable} unwinnable, {undecided} undecided)",
+                        count(n as u64, "completion")
                     ),
                 }
             }
@@ -612,8 +613,9 @@ fn print_report(
         if let Some(positions) = analysis.favoured_exhausted {
             writeln!(
                 out,
-                "no easy win: every line of favoured moves and deals was searched ({positions} positions); \
-                 a win, if there is one, needs a lateral move, a split run or a whole pile moved onto an empty one"
+                "no easy win: every line of favoured moves and deals was searched ({}); \
+                 a win, if there is one, needs a lateral move, a split run or a whole pile moved onto an empty one",
+                count(positions, "position")
             )?;
         }
         if let Some(proof) = &analysis.proof {
@@ -622,8 +624,8 @@ fn print_report(
     }
     writeln!(
         out,
-        "search: {} positions in {:.2} s ({:.0} positions/s), peak memory estimate {}, last pass {}",
-        analysis.positions,
+        "search: {} in {:.2} s ({:.0} positions/s), peak memory estimate {}, last pass {}",
+        count(analysis.positions, "position"),
         analysis.elapsed.as_secs_f64(),
         analysis.positions_per_second(),
         mib(analysis.peak_memory),
@@ -640,8 +642,8 @@ fn print_proof(out: &mut impl Write, analysis: &Analysis) -> anyhow::Result<()> 
     }
     write!(
         out,
-        "proof: every position reachable from the start was examined ({} positions",
-        analysis.positions
+        "proof: every position reachable from the start was examined ({}",
+        count(analysis.positions, "position")
     )?;
     if analysis.dead_ends > 0 {
         write!(
@@ -921,16 +923,17 @@ fn print_completions(out: &mut impl Write, decided: &Decided) -> anyhow::Result<
         }
         writeln!(
             out,
-            "  [{} positions, {:.2} s]",
-            a.positions,
+            "  [{}, {:.2} s]",
+            count(a.positions, "position"),
             a.elapsed.as_secs_f64()
         )?;
     }
     let n = decided.completions.len();
     writeln!(
         out,
-        "winnable in {} of {n} completions ({} unwinnable, {} undecided)",
+        "winnable in {} of {} ({} unwinnable, {} undecided)",
         decided.count(Verdict::Winnable),
+        count(n as u64, "completion"),
         decided.count(Verdict::Unwinnable),
         decided.count(Verdict::Undecided)
     )?;

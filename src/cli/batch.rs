@@ -234,7 +234,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if cancel.load(Ordering::SeqCst) {
         eprintln!(
             "spider: interrupted after {} this run; {}",
-            count(decided_now as u64, "deal"),
+            count(decided_now, "deal"),
             match &args.output {
                 Some(path) => format!(
                     "rerun with --output {} to continue where it stopped",
@@ -290,7 +290,7 @@ fn summarize(args: &Args) -> anyhow::Result<ExitCode> {
     if duplicates > 0 {
         eprintln!(
             "spider: warning: {} (same deal, suits and rules) ignored",
-            count(duplicates as u64, "duplicate record")
+            count(duplicates, "duplicate record")
         );
     }
     let summary = Summary::of(&records, None);

@@ -71,6 +71,20 @@ pub fn memory_limit(text: &str) -> Result<MemoryLimit, String> {
     }
 }
 
+/// A size as `--memory-limit` reads it: `100` (bytes), `48K`, `512M`,
+/// `1.5G` (powers of 1024, one decimal at most).
+pub fn show_size(bytes: u64) -> String {
+    const UNITS: [(&str, u32); 4] = [("T", 40), ("G", 30), ("M", 20), ("K", 10)];
+    for (unit, shift) in UNITS {
+        if bytes >= 1 << shift {
+            let value = bytes as f64 / (1u64 << shift) as f64;
+            let text = format!("{value:.1}");
+            return format!("{}{unit}", text.trim_end_matches(".0"));
+        }
+    }
+    bytes.to_string()
+}
+
 /// Reads a time limit in seconds: `0` for no limit, or a number from 0.001
 /// to 30 days (2592000).
 pub fn time_limit(text: &str) -> Result<TimeLimit, String> {
@@ -319,6 +333,11 @@ mod tests {
 
     #[test]
     fn sizes() {
+        assert_eq!(show_size(1), "1");
+        assert_eq!(show_size(100), "100");
+        assert_eq!(show_size(48 << 10), "48K");
+        assert_eq!(show_size(3 << 29), "1.5G");
+        assert_eq!(show_size(512 << 20), "512M");
         assert_eq!(size_limit("0"), Ok(SizeLimit(None)));
         assert_eq!(size_limit("512M"), Ok(SizeLimit(Some(512 << 20))));
         assert_eq!(size_limit("4G"), Ok(SizeLimit(Some(4 << 30))));

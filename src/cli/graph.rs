@@ -178,10 +178,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         && moves as u64 > cap
     {
         eprintln!(
-            "spider: graph not drawn: it has {nodes} positions and {moves} moves, more than the {cap} moves \
+            "spider: graph not drawn: it has {} and {}, more than the {cap} moves \
              Graphviz draws in reasonable time (864 took over 10 minutes); nothing written. \
              Write the DOT with -o OUT.dot (and try `sfdp -Tsvg`), look at --stats, \
-             or give --max-nodes {nodes} to draw it anyway"
+             or give --max-nodes {nodes} to draw it anyway",
+            plural(nodes as u64, "position"),
+            plural(moves as u64, "move"),
         );
         return Ok(ExitCode::from(EXIT_UNDECIDED));
     }
@@ -245,7 +247,10 @@ fn stopped(
     let why = match reason {
         StopReason::Positions => {
             let max = max_nodes.unwrap_or(u64::MAX);
-            format!("the graph has more than {max} positions (--max-nodes {max})")
+            format!(
+                "the graph has more than {} (--max-nodes {max})",
+                plural(max, "position")
+            )
         }
         other => other.to_string(),
     };
@@ -263,8 +268,8 @@ fn stopped(
         out.flush()?;
     }
     eprintln!(
-        "spider: graph stopped: {why}, after {} positions in {:.1} s; nothing written",
-        stats.positions,
+        "spider: graph stopped: {why}, after {} in {:.1} s; nothing written",
+        plural(stats.positions, "position"),
         stats.elapsed.as_secs_f64()
     );
     Ok(ExitCode::from(EXIT_UNDECIDED))
@@ -287,7 +292,11 @@ fn text(
     };
     let counts = report.counts;
     writeln!(out, "{}: {scope}", super::input::name(&args.file))?;
-    writeln!(out, "nodes:        {} positions", counts.nodes)?;
+    writeln!(
+        out,
+        "nodes:        {}",
+        plural(counts.nodes as u64, "position")
+    )?;
     writeln!(out, "edges:        {}", plural(counts.edges as u64, "move"))?;
     writeln!(out, "reveal nodes: {}", counts.leaves)?;
     writeln!(out, "win nodes:    {}", counts.goals)?;
@@ -415,8 +424,8 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
         .on_progress(|stats| {
             let layer = stats.layers.last().map(|l| LayerKey::decode(l.layer));
             spinner.set_message(format!(
-                "{} positions{}",
-                stats.positions,
+                "{}{}",
+                plural(stats.positions, "position"),
                 layer.map_or(String::new(), |l| format!(
                     " (stage {}, {} removed, {} face down)",
                     l.rows_dealt,
@@ -502,12 +511,12 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
         for s in &stages {
             writeln!(
                 out,
-                "stage {}: {} positions, {} moves, {} reveals, {} wins; fewest face-down {} ({} of {face_down_at_start} turned up)",
+                "stage {}: {}, {}, {}, {}; fewest face-down {} ({} of {face_down_at_start} turned up)",
                 s.stage,
-                s.positions,
-                s.moves,
-                s.reveals,
-                s.wins,
+                plural(s.positions, "position"),
+                plural(s.moves, "move"),
+                plural(s.reveals, "reveal"),
+                plural(s.wins, "win"),
                 s.fewest_face_down,
                 face_down_at_start.saturating_sub(s.fewest_face_down),
             )?;
@@ -526,12 +535,15 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
         }
         writeln!(
             out,
-            "explored in {:.3} s ({:.0} positions/s, {} threads{}); table {:.1} bytes/position at its largest, engine peak {:.1} MB",
+            "explored in {:.3} s ({:.0} positions/s, {}{}); table {:.1} bytes/position at its largest, engine peak {:.1} MB",
             stats.elapsed.as_secs_f64(),
             stats.positions_per_second(),
-            stats.threads,
+            plural(stats.threads as u64, "thread"),
             if stats.resumed_layers > 0 {
-                format!(", {} layers read from the checkpoint", stats.resumed_layers)
+                format!(
+                    ", {} read from the checkpoint",
+                    plural(stats.resumed_layers as u64, "layer")
+                )
             } else {
                 String::new()
             },
@@ -545,13 +557,13 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
         let why = match reason {
             StopReason::Positions => {
                 let max = max_nodes.unwrap_or(0);
-                format!("more than {max} positions (--max-nodes {max})")
+                format!("more than {} (--max-nodes {max})", plural(max, "position"))
             }
             other => other.to_string(),
         };
         eprintln!(
-            "spider: count stopped: {why}, after {} positions in {:.1} s{}",
-            stats.positions,
+            "spider: count stopped: {why}, after {} in {:.1} s{}",
+            plural(stats.positions, "position"),
             stats.elapsed.as_secs_f64(),
             if args.checkpoint.is_some() {
                 "; run the same command again to continue from the checkpoint"

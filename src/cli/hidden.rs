@@ -65,16 +65,16 @@ pub fn run(
     for record in existing.into_iter().filter(|r| config.includes(r)) {
         match &record.blind {
             Some(blind) if blind.settings != mine => anyhow::bail!(
-                "{}: deal {} was played blind with other settings (player {}, {} samples, {} positions, at most {} moves, seed {}): give the same flags, or another results file",
+                "{}: deal {} was played blind with other settings (player {}, {}, {} positions, at most {}, seed {}): give the same flags, or another results file",
                 output.map_or(String::new(), |p| p.display().to_string()),
                 record.number,
                 blind.settings.player,
-                blind.settings.samples,
+                spider_analyzer::text::count(blind.settings.samples as u64, "sample"),
                 blind
                     .settings
                     .max_positions
                     .map_or("no limit on".into(), |m| m.to_string()),
-                blind.settings.max_moves,
+                spider_analyzer::text::count(blind.settings.max_moves as u64, "move"),
                 blind.settings.seed
             ),
             Some(_) => records.push(record),
@@ -84,9 +84,9 @@ pub fn run(
     let done: HashSet<u128> = records.iter().map(|r| r.number).collect();
     if !done.is_empty() {
         eprintln!(
-            "spider: {} of {} deals already played in the results file, {} to go",
+            "spider: {} of {} already played in the results file, {} to go",
             done.len(),
-            config.len(),
+            spider_analyzer::text::count(config.len(), "deal"),
             config.len().saturating_sub(done.len() as u128)
         );
     }

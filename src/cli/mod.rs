@@ -173,6 +173,23 @@ pub(crate) fn spinner() -> indicatif::ProgressBar {
     spinner
 }
 
+/// Why a search of `spider queens` or `spider quiz` stopped, in words; the
+/// memory limit with its size and flag.
+pub(crate) fn stopped_why(
+    reason: spider_analyzer::explore::StopReason,
+    memory_limit: &flags::MemoryLimit,
+) -> String {
+    use spider_analyzer::explore::StopReason;
+    match (reason, memory_limit.per_search(1)) {
+        (StopReason::Memory, Some(bytes)) => format!(
+            "the memory limit was reached: --memory-limit {}",
+            flags::show_size(bytes)
+        ),
+        (StopReason::Cancelled, _) => "interrupted".to_owned(),
+        (other, _) => other.to_string(),
+    }
+}
+
 /// Search statistics for `--json` output (elapsed time in seconds).
 pub(crate) fn stats_json(stats: &spider_analyzer::explore::Stats) -> serde_json::Value {
     serde_json::json!({

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use spider_analyzer::explore::{End, Limits};
 use spider_analyzer::puzzles::queens::{Column, Queens};
+use spider_analyzer::text::count as counted;
 
 /// Arguments of `spider queens`.
 #[derive(Debug, clap::Args)]
@@ -15,7 +16,7 @@ use spider_analyzer::puzzles::queens::{Column, Queens};
     "0  at least one solution",
     "1  no solution (N = 2 or 3)",
     "2  bad usage (N outside 1 to 16)",
-    "3  interrupted by Ctrl-C: the count printed is partial",
+    "3  stopped by the memory limit or Ctrl-C: the count printed is partial",
 ))]
 pub struct Args {
     /// The board size (1 to 16).
@@ -27,6 +28,14 @@ pub struct Args {
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
+    /// Stop the search when its memory estimate reaches this, like `512M`
+    /// or `4G` (exit 3, the count so far printed); `auto` is half the
+    /// machine's memory, as for every search; 0 for no limit. The search
+    /// goes depth first and holds only the row it is on and the choices
+    /// left above it, so it needs little memory (`--all` also keeps every
+    /// solution found).
+    #[arg(long, value_name = "SIZE", default_value = "auto", value_parser = super::flags::memory_limit)]
+    pub memory_limit: super::flags::MemoryLimit,
 }
 
 /// Counts and prints the solutions. Exit 0 when there is at least one, 1 when
@@ -39,15 +48,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut search = queens
         .search()
         .limits(Limits {
-            // The default memory limit of every search.
-            max_memory: super::flags::MemoryLimit::Auto.per_search(1),
+            max_memory: args.memory_limit.per_search(1),
             cancel: Some(cancel),
             ..Limits::default()
         })
         .on_progress(|stats| {
             spinner.set_message(format!(
-                "{} positions, {} solutions",
-                stats.positions, stats.goals
+                "{}, {}",
+                counted(stats.positions, "position"),
+                counted(stats.goals, "solution")
             ))
         });
     if args.all {
@@ -61,6 +70,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let count = outcome.stats.goals;
     let first: Option<Vec<Column>> = outcome.first_goal.map(|goal| goal.line);
     let complete = matches!(outcome.end, End::Exhausted);
+    let stopped = match outcome.end {
+        End::Stopped(reason) => Some(super::stopped_why(reason, &args.memory_limit)),
+        _ => None,
+    };
 
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -69,6 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "n": args.n,
             "solutions": count,
             "complete": complete,
+            "stopped_by": stopped,
             "first": first.as_deref().map(cols),
             "stats": super::stats_json(&outcome.stats),
         });
@@ -78,17 +92,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         serde_json::to_writer_pretty(&mut out, &json)?;
         writeln!(out)?;
     } else {
-        let noun = if count == 1 { "solution" } else { "solutions" };
         writeln!(
             out,
-            "{n}-queens: {count} {noun}{partial} ({positions} positions in {secs:.3} s)",
+            "{n}-queens: {solutions}{partial} ({positions} in {secs:.3} s)",
             n = args.n,
-            partial = if complete {
-                ""
-            } else {
-                " so far (interrupted)"
+            solutions = counted(count, "solution"),
+            partial = match &stopped {
+                None => String::new(),
+                Some(why) => format!(" so far (stopped: {why})"),
             },
-            positions = outcome.stats.positions,
+            positions = counted(outcome.stats.positions, "position"),
             secs = outcome.stats.elapsed.as_secs_f64(),
         )?;
         if args.all {

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use spider_analyzer::explore::{End, Limits};
 use spider_analyzer::puzzles::quiz::Quiz;
+use spider_analyzer::text::count as counted;
 
 /// Arguments of `spider quiz`.
 #[derive(Debug, clap::Args)]
@@ -16,6 +18,7 @@ use spider_analyzer::puzzles::quiz::Quiz;
     "0  at least one consistent set of answers",
     "1  no consistent set",
     "2  bad usage or bad input (a quiz file that cannot be read)",
+    "3  stopped by the memory limit or Ctrl-C: the sets printed are those found so far",
 ))]
 pub struct Args {
     /// The quiz, in YAML (see docs/explore.md). Without it, the built-in
@@ -24,10 +27,17 @@ pub struct Args {
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
+    /// Stop the search when its memory estimate reaches this, like `512M`
+    /// or `4G` (exit 3, the sets found so far printed); `auto` is half the
+    /// machine's memory, as for every search; 0 for no limit. The search
+    /// goes depth first and holds only the answers it is trying, so it needs
+    /// little memory (the sets found are kept besides).
+    #[arg(long, value_name = "SIZE", default_value = "auto", value_parser = super::flags::memory_limit)]
+    pub memory_limit: super::flags::MemoryLimit,
 }
 
 /// Prints every consistent set of answers and their count. Exit 0 when there
-/// is at least one, 1 when there is none.
+/// is at least one, 1 when there is none, 3 when a limit stopped the search.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (source, quiz) = match &args.file {
         None => ("built-in quiz".to_owned(), Quiz::builtin()),
@@ -41,8 +51,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             (name, quiz)
         }
     };
-    let solutions = quiz.solve();
+    let solutions = quiz.solve_within(Limits {
+        max_memory: args.memory_limit.per_search(1),
+        cancel: Some(super::cancel_on_ctrl_c()),
+        ..Limits::default()
+    });
     let count = solutions.sets.len();
+    let stopped = match solutions.end {
+        End::Stopped(reason) => Some(super::stopped_why(reason, &args.memory_limit)),
+        _ => None,
+    };
 
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -60,6 +78,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "title": quiz.title,
             "questions": quiz.questions.len(),
             "consistent": count,
+            "complete": stopped.is_none(),
+            "stopped_by": stopped,
             "solutions": sets,
             "stats": super::stats_json(&solutions.stats),
         });
@@ -87,14 +107,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 )?;
             }
         }
-        let noun = if count == 1 { "set" } else { "sets" };
+        let partial = match &stopped {
+            None => String::new(),
+            Some(why) => format!(" so far (stopped: {why})"),
+        };
         writeln!(
             out,
-            "{count} consistent {noun} of answers ({source}, {} questions).",
-            quiz.questions.len()
+            "{} of answers{partial} ({source}, {}).",
+            counted(count as u64, "consistent set"),
+            counted(quiz.questions.len() as u64, "question")
         )?;
     }
-    Ok(if count == 0 {
+    Ok(if stopped.is_some() {
+        ExitCode::from(3)
+    } else if count == 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

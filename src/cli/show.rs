@@ -7,6 +7,7 @@ use spider_analyzer::deal::Deal;
 use spider_analyzer::game::{Game, Move};
 use spider_analyzer::html::{self, play};
 use spider_analyzer::solve::{Analysis, Verdict};
+use spider_analyzer::text::count;
 
 /// The page of `spider analyze --html`: the winning line, or the position
 /// when there is none.
@@ -20,8 +21,8 @@ pub fn write_analysis_page(
     analysis: &Analysis,
 ) -> anyhow::Result<()> {
     let mut lines = vec![format!(
-        "{} suits, {} rules. Verdict: {}{}.",
-        deal.suits.count(),
+        "{}, {} rules. Verdict: {}{}.",
+        count(deal.suits.count() as u64, "suit"),
         deal.rules,
         analysis.verdict,
         analysis
@@ -36,12 +37,13 @@ pub fn write_analysis_page(
     match analysis.verdict {
         Verdict::Winnable => {
             lines.push(format!(
-                "A winning line of {} moves, replayed and checked by the rules{}.",
-                line.len(),
+                "A winning line of {}, replayed and checked by the rules{}.",
+                count(line.len() as u64, "move"),
                 analysis
                     .first_win
                     .map(|(time, moves)| format!(
-                        " (the first win, {moves} moves, came after {:.2} s; the rest of the time went to shortening it)",
+                        " (the first win, {}, came after {:.2} s; the rest of the time went to shortening it)",
+                        count(moves as u64, "move"),
                         time.as_secs_f64()
                     ))
                     .unwrap_or_default()
@@ -53,19 +55,20 @@ pub fn write_analysis_page(
         }
         _ => {
             lines.push(format!(
-                "No winning line. The search reached at best {} runs removed and {} face-down cards left.",
-                analysis.best_runs_removed, analysis.fewest_face_down
+                "No winning line. The search reached at best {} removed and {} left.",
+                count(analysis.best_runs_removed as u64, "run"),
+                count(analysis.fewest_face_down as u64, "face-down card")
             ));
             let wins = spider_analyzer::solve::verify(game, &line).is_ok();
             if wins {
                 lines.push(format!(
-                    "The {} moves shown win: a short beam search run for this page found them after the solver had stopped (replayed by the rules).",
-                    line.len()
+                    "The {} shown win: a short beam search run for this page found them after the solver had stopped (replayed by the rules).",
+                    count(line.len() as u64, "move")
                 ));
             } else if !line.is_empty() {
                 lines.push(format!(
-                    "The {} moves shown lead to the best position a short beam search found without turning up an unknown card (not a win).",
-                    line.len()
+                    "The {} shown lead to the best position a short beam search found without turning up an unknown card (not a win).",
+                    count(line.len() as u64, "move")
                 ));
             }
         }
@@ -73,7 +76,8 @@ pub fn write_analysis_page(
     let unknown = deal.unknown_places().len();
     if unknown > 0 {
         lines.push(format!(
-            "{unknown} cards are XX (never seen): face down they look like any other; turned up they are drawn as ?."
+            "{} XX (never seen): face down they look like any other; turned up they are drawn as ?.",
+            if unknown == 1 { "1 card is".to_owned() } else { format!("{unknown} cards are") }
         ));
     }
     let caption = play::Caption {
@@ -98,10 +102,12 @@ pub fn write_replay_page(
     written: usize,
 ) -> anyhow::Result<()> {
     let mut lines = vec![format!(
-        "{} suits, {} rules. {} of the {written} moves written are legal{}.",
-        deal.suits.count(),
+        "{}, {} rules. {} of the {} written {} legal{}.",
+        count(deal.suits.count() as u64, "suit"),
         deal.rules,
         legal.len(),
+        count(written as u64, "move"),
+        if written == 1 { "is" } else { "are" },
         if legal.len() < written {
             "; the page stops before the first illegal one"
         } else {

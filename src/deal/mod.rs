@@ -271,9 +271,9 @@ impl Deal {
         let places = self.unknown_places();
         if places.len() != cards.len() {
             return Err(ShapeError(format!(
-                "{} unknown cards to fill, {} cards given",
-                places.len(),
-                cards.len()
+                "{} to fill, {} given",
+                crate::text::count(places.len() as u64, "unknown card"),
+                crate::text::count(cards.len() as u64, "card")
             )));
         }
         let mut deal = self.clone();

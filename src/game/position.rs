@@ -878,8 +878,13 @@ impl Game {
             .count();
         if unknown != cards.len() {
             return Err(ShapeError(format!(
-                "{unknown} unknown cards are face up, {} cards given",
-                cards.len()
+                "{} face up, {} given",
+                if unknown == 1 {
+                    "1 unknown card is".to_owned()
+                } else {
+                    format!("{unknown} unknown cards are")
+                },
+                crate::text::count(cards.len() as u64, "card")
             )));
         }
         let mut next = position.clone();

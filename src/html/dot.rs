@@ -71,7 +71,10 @@ pub fn styled_dot<L: fmt::Display, M: fmt::Display + Clone>(graph: &MoveGraph<L,
             NodeKind::Inner => {}
         }
         if index == deepest.node && deepest.moves > 0 {
-            marks.push(format!("deepest, {} moves", deepest.moves));
+            marks.push(format!(
+                "deepest, {}",
+                crate::text::count(deepest.moves as u64, "move")
+            ));
             attrs.push("fillcolor = salmon color = firebrick penwidth = 2".into());
         }
         let text = if marks.is_empty() {

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
-use crate::explore::{NodeKind, Problem, Search, Stats, Stop};
+use crate::explore::{End, Limits, NodeKind, Problem, Search, Stats, Stop};
 
 /// The built-in quiz (transcribed from BrainBashers), in the YAML format.
 pub const BUILTIN_YAML: &str = include_str!("quiz-brainbashers.yaml");
@@ -126,13 +126,17 @@ impl fmt::Display for Answer {
     }
 }
 
-/// Every consistent set of answers of a quiz.
+/// Every consistent set of answers of a quiz (those found before a limit,
+/// if one stopped the search).
 #[derive(Clone, Debug)]
 pub struct Solutions {
     /// Each set: one answer per question, in question order.
     pub sets: Vec<Vec<Answer>>,
     /// What the search did.
     pub stats: Stats,
+    /// How the search ended: [`End::Exhausted`] when `sets` is every
+    /// consistent set, [`End::Stopped`] when a limit cut it short.
+    pub end: End,
 }
 
 impl Quiz {
@@ -200,10 +204,17 @@ impl Quiz {
     /// Every consistent set of answers, found by the engine (depth-first, no
     /// deduplication: each partial set of answers is reached one way).
     pub fn solve(&self) -> Solutions {
+        self.solve_within(Limits::default())
+    }
+
+    /// Every consistent set of answers found within `limits` (memory, time,
+    /// the cancel flag); [`Solutions::end`] says whether the list is whole.
+    pub fn solve_within(&self, limits: Limits) -> Solutions {
         let mut sets = Vec::new();
         let outcome = Search::new(self)
             .dedup(false)
             .stop(Stop::Exhaust)
+            .limits(limits)
             .on_goal(|_, line| {
                 sets.push(line.to_vec());
                 ControlFlow::Continue(())
@@ -212,6 +223,7 @@ impl Quiz {
         Solutions {
             sets,
             stats: outcome.stats,
+            end: outcome.end,
         }
     }
 

@@ -66,7 +66,11 @@ impl fmt::Display for Scope {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Scope::Stage(0) => f.write_str("stage 0 (no deals)"),
-            Scope::Stage(last) => write!(f, "stages 0 to {last} (at most {last} deals)"),
+            Scope::Stage(last) => write!(
+                f,
+                "stages 0 to {last} (at most {})",
+                crate::text::count(last as u64, "deal")
+            ),
             Scope::WholeGame => f.write_str("the whole game (deals allowed)"),
         }
     }

@@ -246,9 +246,9 @@ impl Hop {
         let candidates = view.unseen();
         if candidates.len() != view.hidden_count() {
             return Err(SolveError::Shape(ShapeError(format!(
-                "the position as seen has {} unknown cards but {} unseen cards",
-                view.hidden_count(),
-                candidates.len()
+                "the position as seen has {} but {}",
+                crate::text::count(view.hidden_count() as u64, "unknown card"),
+                crate::text::count(candidates.len() as u64, "unseen card")
             ))));
         }
         let fills: Vec<Vec<Card>> = (0..self.settings.samples)

@@ -22,7 +22,9 @@ pub struct Completion {
 #[derive(Debug, thiserror::Error)]
 pub enum CompletionError {
     #[error(
-        "{slots} unknown slots but {candidates} candidate cards: the missing cards must fill the XX slots exactly (run `spider check`)"
+        "{} but {}: the missing cards must fill the XX slots exactly (run `spider check`)",
+        crate::text::count(*slots as u64, "unknown slot"),
+        crate::text::count(*candidates as u64, "candidate card")
     )]
     Mismatch { slots: usize, candidates: usize },
     #[error("{count} completions is more than the limit of {limit}")]

@@ -41,9 +41,9 @@ pub enum ViewError {
     Shape(#[from] ShapeError),
     /// Fewer cards given than the move turned up (a deal whose card
     /// completes a run can uncover one more card: `needed` counts it).
-    #[error("the move turned up {needed} cards, {given} given")]
+    #[error("the move turned up {}, {given} given", crate::text::count(*needed as u64, "card"))]
     NotEnough { needed: usize, given: usize },
-    #[error("the move turned up {needed} cards, {given} given")]
+    #[error("the move turned up {}, {given} given", crate::text::count(*needed as u64, "card"))]
     TooMany { needed: usize, given: usize },
     /// A card that cannot be there: every copy is already seen.
     #[error("{card} cannot be there: {why}")]

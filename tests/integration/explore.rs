@@ -810,6 +810,75 @@ mod cli {
         assert_eq!(json["all"].as_array().unwrap().len(), 4);
     }
 
+    /// `queens` and `quiz` take `--memory-limit` (default `auto`, as every
+    /// search) and a tiny one stops them with exit 3, the limit named and
+    /// the count so far printed.
+    #[test]
+    fn queens_and_quiz_stop_at_their_memory_limit() {
+        for command in ["queens", "quiz"] {
+            let out = spider().args([command, "--help"]).assert().success();
+            let help = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+            assert!(help.contains("--memory-limit <SIZE>"), "{help}");
+            assert!(help.contains("[default: auto]"), "{help}");
+            assert!(
+                help.contains("3  stopped by the memory limit or Ctrl-C"),
+                "{help}"
+            );
+        }
+        let out = spider()
+            .args(["queens", "12", "--memory-limit", "1"])
+            .assert()
+            .code(3);
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert!(
+            text.starts_with("12-queens: ")
+                && text.contains(
+                    " so far (stopped: the memory limit was reached: --memory-limit 1) ("
+                ),
+            "{text}"
+        );
+        // The whole count without the limit: 14,200 solutions.
+        spider()
+            .args(["queens", "12", "--memory-limit", "0"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("12-queens: 14200 solutions ("));
+
+        // Eight questions, each about question 8: 4^7 partial sets to try,
+        // past the engine's first check of its limits.
+        let dir = tempfile::tempdir().unwrap();
+        let quiz = dir.path().join("eight.yaml");
+        let question = "  - about: 8\n    options: {A: A, B: B, C: C, D: D}\n";
+        std::fs::write(&quiz, format!("questions:\n{}", question.repeat(8))).unwrap();
+        let out = spider()
+            .arg("quiz")
+            .arg(&quiz)
+            .args(["--memory-limit", "1K"])
+            .assert()
+            .code(3);
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert!(
+            text.contains(
+                " of answers so far (stopped: the memory limit was reached: --memory-limit 1K) ("
+            ),
+            "{text}"
+        );
+        spider()
+            .arg("quiz")
+            .arg(&quiz)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("4 consistent sets of answers ("));
+        // One set, said in the singular.
+        spider()
+            .arg("quiz")
+            .assert()
+            .success()
+            .stdout(predicate::str::ends_with(
+                "1 consistent set of answers (built-in quiz, 4 questions).\n",
+            ));
+    }
+
     #[test]
     fn queens_without_solutions_exits_1() {
         spider()

@@ -102,6 +102,107 @@ fn a_bad_output_path_fails_before_the_search() {
     );
 }
 
+/// An output in a directory that refuses new files is refused at once
+/// with exit 2, naming the path, before any search: the directory is
+/// `/sys`, where not even root may create a file (`chmod 000` does not
+/// stop root, and tests may run as root).
+#[test]
+fn an_output_without_permission_fails_before_the_search() {
+    let test = "an_output_without_permission_fails_before_the_search";
+    if !Path::new("/sys").is_dir() {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: {test}: there is no /sys, a directory nobody may create files in"
+        );
+        return;
+    }
+    let deal = repo("deals/unwon-2017.yaml");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        // The built-in unwon game: its search takes tens of seconds.
+        (vec!["analyze", "--html"], "/sys/spider-page.html"),
+        (
+            vec!["batch", "--number", "1..3", "--suits", "4", "-o"],
+            "/sys/spider-results.jsonl",
+        ),
+        (
+            vec!["batch", "--number", "1..3", "--suits", "4", "--html"],
+            "/sys/spider-report.html",
+        ),
+        (
+            vec![
+                "batch", "--number", "1..3", "--suits", "4", "--hidden", "-o",
+            ],
+            "/sys/spider-blind.jsonl",
+        ),
+    ];
+    for (args, path) in cases {
+        let out = spider()
+            .args(&args)
+            .arg(path)
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?} {path}: {err}");
+        assert!(
+            err.starts_with(&format!("spider: error: {path}: ")),
+            "{err}"
+        );
+        assert!(err.contains("permission denied"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        // Refused before the search: no verdict, no summary.
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    let out = spider()
+        .arg("graph")
+        .arg(&deal)
+        .args(["-o", "/sys/spider-graph.dot"])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "spider: error: /sys/spider-graph.dot: cannot create a file in /sys: permission denied\n"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+/// A count of one is said in the singular: "1 position", "1 suit".
+#[test]
+fn a_count_of_one_is_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    // PySol 14934 is proved lost at the start, in one position.
+    let deal = dir.path().join("14934.yaml");
+    spider()
+        .args(["deal", "--pysol", "14934", "-o"])
+        .arg(&deal)
+        .assert()
+        .code(0);
+    let out = spider().arg("analyze").arg(&deal).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\nsearch: 1 position in "), "{text}");
+    // A one-suit batch's report is titled "1 suit", not "1 suits".
+    let page = dir.path().join("report.html");
+    spider()
+        .args(["batch", "--number", "1..1", "--suits", "1", "--html"])
+        .arg(&page)
+        .assert()
+        .code(0);
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<title>Own deals 1..1, 1 suit</title>"),
+        "{html}"
+    );
+    assert!(html.contains("of 1 deal decided"), "{html}");
+}
+
 /// A FIFO is written into, never replaced, with or without --force.
 #[test]
 fn a_fifo_is_written_into_not_replaced() {
