@@ -52,6 +52,12 @@ pub struct Reductions {
     /// (`r1-g5015`'s first 2 M positions) and another, decided within
     /// 60 s, 1.2 to 1.6 times slower (`r1-g5004`; docs/proofs.md).
     pub learn: bool,
+    /// The rows left to deal use up the empty piles: in the first
+    /// relaxation ([`dead_end`], rule 5), a stock card dealt onto an
+    /// emptied pile is that pile's card, which must leave it again, not a
+    /// card gone at once (see [`dead_end`], *The rows left use up the
+    /// empty piles*).
+    pub deals_fill: bool,
 }
 
 impl Default for Reductions {
@@ -78,6 +84,7 @@ impl Reductions {
         symmetry: true,
         make_way: true,
         learn: true,
+        deals_fill: true,
     };
     /// The plain search: deduplication only.
     pub const NONE: Reductions = Reductions {
@@ -87,6 +94,7 @@ impl Reductions {
         symmetry: false,
         make_way: false,
         learn: false,
+        deals_fill: false,
     };
 }
 
@@ -303,8 +311,10 @@ impl std::fmt::Display for StuckCard {
 ///
 /// 5. And the next stock row may be dealt at any time (whatever the rules
 ///    say of empty piles): each of its cards becomes the top card of its
-///    pile, one of the pile's own cards from then on; on an emptied pile
-///    it counts as gone at once (and exposed).
+///    pile, one of the pile's own cards from then on, on an emptied pile
+///    too, where it is then the pile's only card ([`Reductions::deals_fill`];
+///    without it, a card dealt onto an emptied pile counts as gone at once,
+///    and exposed, as the test had it before 2026-11-27).
 ///
 /// Leaving by rules 1 to 3 only exposes cards and empties piles, so it
 /// never stands in the way of anything: the test applies them until
@@ -352,31 +362,79 @@ impl std::fmt::Display for StuckCard {
 /// the cards gone and the free emptied piles of the line it follows; a
 /// stock card dealt onto a pile of which more has gone lies on a card
 /// that is gone or exposed, which only helps it leave (rule 1); and one
-/// dealt onto an emptied pile counts as gone. So when no relaxed line
-/// takes every card off its pile, no real line removes every card, and
-/// none wins.
+/// dealt onto an emptied pile counts as gone, or lies alone, which helps
+/// it as much (see below). So when no relaxed line takes every card off
+/// its pile, no real line removes every card, and none wins.
+///
+/// # The rows left use up the empty piles
+///
+/// Issue 49 asked for a depletable-resource bound: the rows left to deal
+/// and the empty piles a position can still make. Here the two meet. A
+/// row dealt puts a card on every pile, and in the real game that card
+/// must leave its pile again before the pile is empty; so every row left
+/// takes back, for a while, every empty pile the relaxed game has made.
+/// The relaxed game used to let a card dealt onto an emptied pile count
+/// as gone at once: an emptied pile stayed one through every deal, for
+/// free. With [`Reductions::deals_fill`] such a card `d` is the pile's
+/// only card, and leaves by rule 1, 3 or 4 as any top card does; the pile
+/// is emptied again only once it has left. Why this loses no win: `d` is
+/// a card of that pile, dealt onto it, and in the order above it is
+/// treated as every card is. It has no card of its own pile above it
+/// but those dealt onto it later, so it is the top of what remains when
+/// its turn comes, and its leaving move is one of the four cases: onto a
+/// top card (rule 1, as argued), onto an empty pile (rule 4, as argued),
+/// in its own completed run as a king (rule 3), or in a run with the card
+/// `m` under it in the real line. That `m` is not its card below in the
+/// relaxed game (there is none), and it is exposed there: it left its own
+/// pile before `d` left (earlier in the order), or it is one of this
+/// pile's own cards still lying there in the real line, all of which have
+/// left in the relaxed game (the pile is emptied there). So rule 1 lets
+/// `d` leave. (When the rules deal onto a pile that is empty in the real
+/// game too, `d` lies on nothing and the last case does not arise.) And
+/// an emptied pile at the deal is still never worse than the same pile
+/// with a card `x` left on it: `d` then lies alone and needs rule 1, 3 or
+/// 4, where on `x` it would need one of those or rule 2, and rule 2 needs
+/// `x` one rank higher and in view (it was the top before the deal), so
+/// rule 1 holds too; and once `d` has left, the pile is emptied, where
+/// `x` would still be on it. So the test may still empty piles as early
+/// as it can, and it proves every position lost that it proved with the
+/// deal rule before, and perhaps more.
 pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
     dead_end_with(game, position, RoomRule::MakeWay)
 }
 
 /// [`dead_end`], with the room test ([`room::no_room`]) that `room` names.
 pub fn dead_end_with(game: &Game, position: &Position, room: RoomRule) -> Option<DeadEnd> {
-    dead_end_learning(game, position, room, None)
+    dead_end_filling(game, position, room, Reductions::DEFAULT.deals_fill)
 }
 
-/// [`dead_end_with`], the room test trusting the relaxed losses `learned`
-/// holds and adding those it proves ([`room::Learned`], with its
+/// [`dead_end_with`], a stock card dealt onto an emptied pile counting as
+/// that pile's card when `deals_fill` ([`Reductions::deals_fill`]), as gone
+/// at once when not.
+pub fn dead_end_filling(
+    game: &Game,
+    position: &Position,
+    room: RoomRule,
+    deals_fill: bool,
+) -> Option<DeadEnd> {
+    dead_end_learning(game, position, room, deals_fill, None)
+}
+
+/// [`dead_end_filling`], the room test trusting the relaxed losses
+/// `learned` holds and adding those it proves ([`room::Learned`], with its
 /// argument).
 pub fn dead_end_learning(
     game: &Game,
     position: &Position,
     room: RoomRule,
+    deals_fill: bool,
     learned: Option<&room::Learned>,
 ) -> Option<DeadEnd> {
     dead_end_trying(
         game,
         position,
         room,
+        deals_fill,
         SLOT_SEARCH_BUDGET,
         Effort::ENTRY,
         learned,
@@ -387,10 +445,22 @@ pub fn dead_end_learning(
 /// both relaxed games are searched much further ([`Effort::START`]), since
 /// the test runs once. Trying harder only ever proves more.
 pub fn dead_end_at_start(game: &Game, position: &Position, room: RoomRule) -> Option<DeadEnd> {
+    dead_end_at_start_filling(game, position, room, Reductions::DEFAULT.deals_fill)
+}
+
+/// [`dead_end_at_start`], with the deal rule `deals_fill` (see
+/// [`dead_end_filling`]).
+pub fn dead_end_at_start_filling(
+    game: &Game,
+    position: &Position,
+    room: RoomRule,
+    deals_fill: bool,
+) -> Option<DeadEnd> {
     dead_end_trying(
         game,
         position,
         room,
+        deals_fill,
         SLOT_SEARCH_BUDGET_AT_START,
         Effort::START,
         None,
@@ -403,6 +473,7 @@ fn dead_end_trying(
     game: &Game,
     position: &Position,
     room: RoomRule,
+    deals_fill: bool,
     slot_budget: u32,
     effort: Effort,
     learned: Option<&room::Learned>,
@@ -432,6 +503,7 @@ fn dead_end_trying(
         slotted: Slots::default(),
         stock,
         dealt: 0,
+        deals_fill,
     };
     let mut n = 0;
     for pile in 0..PILES {
@@ -587,6 +659,9 @@ struct Table<'a> {
     stock: &'a [[u8; PILES]],
     /// How many of them the relaxed game has dealt.
     dealt: usize,
+    /// Whether a card dealt onto an emptied pile is that pile's card, to
+    /// leave again (rule 5, [`Reductions::deals_fill`]), or gone at once.
+    deals_fill: bool,
 }
 
 impl Table<'_> {
@@ -666,7 +741,7 @@ impl Table<'_> {
             self.start[pile] = n;
             self.down[pile] = self.down[pile].min(count);
             n += count;
-            if count == 0 {
+            if count == 0 && !self.deals_fill {
                 self.exposed.add(Card::from_index(dealt));
             } else {
                 cards[n] = dealt;

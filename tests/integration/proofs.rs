@@ -17,7 +17,7 @@ use super::solver::{endgame, naive_winnable, small_case};
 /// default, the room test without the make-way rule, the dead-end tests on
 /// every position, and the learned conflicts of the room test (on in all
 /// and the default; here with the room test counting places only).
-const SETTINGS: [Reductions; 9] = [
+const SETTINGS: [Reductions; 10] = [
     Reductions::ALL,
     Reductions::NONE,
     Reductions::DEFAULT,
@@ -28,6 +28,7 @@ const SETTINGS: [Reductions; 9] = [
         symmetry: false,
         make_way: false,
         learn: false,
+        deals_fill: false,
     },
     Reductions {
         dead_ends: true,
@@ -36,6 +37,7 @@ const SETTINGS: [Reductions; 9] = [
         symmetry: false,
         make_way: true,
         learn: false,
+        deals_fill: true,
     },
     Reductions {
         dead_ends: true,
@@ -44,6 +46,7 @@ const SETTINGS: [Reductions; 9] = [
         symmetry: false,
         make_way: false,
         learn: false,
+        deals_fill: false,
     },
     Reductions {
         dead_ends: false,
@@ -52,6 +55,7 @@ const SETTINGS: [Reductions; 9] = [
         symmetry: true,
         make_way: false,
         learn: false,
+        deals_fill: false,
     },
     Reductions {
         dead_ends: true,
@@ -60,6 +64,7 @@ const SETTINGS: [Reductions; 9] = [
         symmetry: true,
         make_way: true,
         learn: false,
+        deals_fill: true,
     },
     Reductions {
         dead_ends: true,
@@ -68,6 +73,16 @@ const SETTINGS: [Reductions; 9] = [
         symmetry: false,
         make_way: false,
         learn: true,
+        deals_fill: false,
+    },
+    Reductions {
+        dead_ends: true,
+        dead_ends_everywhere: false,
+        room: RoomTest::Never,
+        symmetry: false,
+        make_way: false,
+        learn: false,
+        deals_fill: true,
     },
 ];
 
