@@ -52,11 +52,12 @@ pub struct Reductions {
     /// (`r1-g5015`'s first 2 M positions) and another, decided within
     /// 60 s, 1.2 to 1.6 times slower (`r1-g5004`; docs/proofs.md).
     pub learn: bool,
-    /// The rows left to deal use up the empty piles: in the first
-    /// relaxation ([`dead_end`], rule 5), a stock card dealt onto an
-    /// emptied pile is that pile's card, which must leave it again, not a
-    /// card gone at once (see [`dead_end`], *The rows left use up the
-    /// empty piles*).
+    /// The rows left to deal use up the empty piles: where the first
+    /// relaxation ([`dead_end`]) takes every card off having dealt a row
+    /// onto an emptied pile, a second one is played in which a card dealt
+    /// onto an emptied pile is that pile's card, which must leave it
+    /// again, not a card gone at once (see [`dead_end`], *The rows left
+    /// use up the empty piles*). It only ever proves more.
     pub deals_fill: bool,
 }
 
@@ -311,10 +312,11 @@ impl std::fmt::Display for StuckCard {
 ///
 /// 5. And the next stock row may be dealt at any time (whatever the rules
 ///    say of empty piles): each of its cards becomes the top card of its
-///    pile, one of the pile's own cards from then on, on an emptied pile
-///    too, where it is then the pile's only card ([`Reductions::deals_fill`];
-///    without it, a card dealt onto an emptied pile counts as gone at once,
-///    and exposed, as the test had it before 2026-11-27).
+///    pile, one of the pile's own cards from then on; on an emptied pile
+///    it counts as gone at once (and exposed). (With
+///    [`Reductions::deals_fill`], where this relaxed game takes every card
+///    off having dealt onto an emptied pile, a second one, in which such
+///    a card is the pile's only card, is played too; see below.)
 ///
 /// Leaving by rules 1 to 3 only exposes cards and empties piles, so it
 /// never stands in the way of anything: the test applies them until
@@ -373,32 +375,67 @@ impl std::fmt::Display for StuckCard {
 /// row dealt puts a card on every pile, and in the real game that card
 /// must leave its pile again before the pile is empty; so every row left
 /// takes back, for a while, every empty pile the relaxed game has made.
-/// The relaxed game used to let a card dealt onto an emptied pile count
-/// as gone at once: an emptied pile stayed one through every deal, for
-/// free. With [`Reductions::deals_fill`] such a card `d` is the pile's
-/// only card, and leaves by rule 1, 3 or 4 as any top card does; the pile
-/// is emptied again only once it has left. Why this loses no win: `d` is
-/// a card of that pile, dealt onto it, and in the order above it is
-/// treated as every card is. It has no card of its own pile above it
-/// but those dealt onto it later, so it is the top of what remains when
-/// its turn comes, and its leaving move is one of the four cases: onto a
-/// top card (rule 1, as argued), onto an empty pile (rule 4, as argued),
-/// in its own completed run as a king (rule 3), or in a run with the card
-/// `m` under it in the real line. That `m` is not its card below in the
-/// relaxed game (there is none), and it is exposed there: it left its own
-/// pile before `d` left (earlier in the order), or it is one of this
-/// pile's own cards still lying there in the real line, all of which have
-/// left in the relaxed game (the pile is emptied there). So rule 1 lets
-/// `d` leave. (When the rules deal onto a pile that is empty in the real
-/// game too, `d` lies on nothing and the last case does not arise.) And
-/// an emptied pile at the deal is still never worse than the same pile
+/// The relaxed game lets a card dealt onto an emptied pile count as gone
+/// at once: an emptied pile stays one through every deal, for free. With
+/// [`Reductions::deals_fill`], wherever that game takes every card off its
+/// pile and some line of it dealt onto an emptied pile, the test plays a
+/// second relaxed game, with the *deal rule*, and the position is lost
+/// when either game cannot take every card off (each is a relaxation that
+/// every real line can be played in, so either proves the loss). In the
+/// second game a card `d` dealt onto an emptied pile is the pile's only
+/// card, and leaves by rule 1, 3 or 4 as any top card does; the pile is
+/// emptied again only once it has left; and the deal lets go the cards
+/// lying on emptied piles (rule 4). Where no line deals onto an emptied
+/// pile, the two games are played alike, so the second is not played.
+/// Why the deal rule loses no win: `d` is a card of that pile, dealt onto it, and
+/// in the order above it is treated as every card is. It has no card of
+/// its own pile above it but those dealt onto it later, so it is the top
+/// of what remains when its turn comes, and its leaving move is one of
+/// the four cases: onto a top card (rule 1, as argued), onto an empty
+/// pile (rule 4, see below), in its own completed run as a king (rule 3),
+/// or in a run with the card `m` under it in the real line. That `m` is
+/// not its card below in the relaxed game (there is none), and it is
+/// exposed there: it left its own pile before `d` left (earlier in the
+/// order), or it is one of this pile's own cards still lying there in the
+/// real line, all of which have left in the relaxed game (the pile is
+/// emptied there). So rule 1 lets `d` leave. (When the rules deal onto a
+/// pile that is empty in the real game too, `d` lies on nothing and the
+/// last case does not arise.)
+///
+/// Rule 4 counts: a top card may leave onto an emptied pile when there are
+/// more emptied piles than cards lying on them. That count must stay at
+/// least the number of empty piles of the real line. Without deals it
+/// does: each card lying on an emptied pile in the relaxed game still
+/// lies, in the real line, at the bottom of a pile that was empty when it
+/// came (the relaxed game frees it no later than the line moves it), one
+/// card a pile, and such a pile is emptied in the relaxed game (its own
+/// cards all left before the card came) and not empty in the real line.
+/// A row that fills the emptied piles would break this if the cards lying
+/// on them stayed counted: their piles are no longer emptied. So at the
+/// deal the relaxed game lets every card lying on an emptied pile go: it
+/// then lies under a dealt card in the real line, and is counted against
+/// no pile (letting a card go only ever helps the relaxed game: such a
+/// card has left its own pile, and is in view, already). Right after the
+/// deal no pile is empty in the real line (standard rules deal only then;
+/// relaxed ones fill the empty piles too), and every pile of the relaxed
+/// game holds at least its dealt card. From then on, every card that comes to lie on an emptied
+/// pile comes to a pile emptied in the relaxed game, as before, and a pile
+/// emptied in the relaxed game that holds, in the real line, a card let
+/// go at the deal only counts one free pile more than the real line has.
+///
+/// And an emptied pile at the deal is still never worse than the same pile
 /// with a card `x` left on it: `d` then lies alone and needs rule 1, 3 or
-/// 4, where on `x` it would need one of those or rule 2, and rule 2 needs
-/// `x` one rank higher and in view (it was the top before the deal), so
-/// rule 1 holds too; and once `d` has left, the pile is emptied, where
-/// `x` would still be on it. So the test may still empty piles as early
-/// as it can, and it proves every position lost that it proved with the
-/// deal rule before, and perhaps more.
+/// 4, where on `x` it would need one of those or rule
+/// 2, and rule 2 needs `x` one rank higher and in view (it was the top
+/// before the deal), so rule 1 holds too; and once `d` has left, the pile
+/// is emptied, where `x` would still be on it. Freeing a card that lies on
+/// an emptied pile as early as rule 1 or 3 allows only helps too (one more
+/// free pile until the deal, which lets it go anyway). So the test may
+/// still apply rules 1 to 3 as early as it can. (The second game is not
+/// always held back more than the first: a card let go at a deal frees an
+/// emptied pile once its dealt card has left, where in the first game it
+/// would hold one until it could leave. Hence both are played, and the
+/// test proves every position lost that it proves without the rule.)
 pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
     dead_end_with(game, position, RoomRule::MakeWay)
 }
@@ -503,7 +540,7 @@ fn dead_end_trying(
         slotted: Slots::default(),
         stock,
         dealt: 0,
-        deals_fill,
+        deals_fill: false,
     };
     let mut n = 0;
     for pile in 0..PILES {
@@ -535,13 +572,27 @@ fn dead_end_trying(
         table.remaining,
         table.down,
     ));
-    let mut search = SlotSearch {
-        budget: slot_budget,
-        report: None,
-        choices: false,
-        seen: ahash::AHashSet::new(),
-    };
-    if table.can_clear(&mut search) || search.budget == 0 {
+    // The relaxed game with the deal rule (see `dead_end`, *The rows left
+    // use up the empty piles*), played only where the one without it
+    // clears every card having dealt onto an emptied pile: elsewhere both
+    // play alike.
+    let filling = (deals_fill && !stock.is_empty()).then(|| Table {
+        deals_fill: true,
+        ..table.clone()
+    });
+    let mut search = SlotSearch::new(slot_budget);
+    let mut clears = table.can_clear(&mut search);
+    if clears
+        && search.budget > 0
+        && search.onto_emptied
+        && let Some(mut filling) = filling
+    {
+        let mut again = SlotSearch::new(slot_budget);
+        if !filling.can_clear(&mut again) && again.budget > 0 {
+            (search, clears) = (again, false);
+        }
+    }
+    if clears || search.budget == 0 {
         let (cards, start, len, down) = before?;
         let piles = room::Piles {
             cards: &cards,
@@ -592,9 +643,24 @@ const SLOT_SEARCH_BUDGET_AT_START: u32 = 100_000;
 /// states seen.
 struct SlotSearch {
     budget: u32,
+    /// Whether a row was dealt onto an emptied pile.
+    onto_emptied: bool,
     report: Option<Stuck>,
     choices: bool,
     seen: ahash::AHashSet<StateKey>,
+}
+
+impl SlotSearch {
+    /// A search of at most `budget` states.
+    fn new(budget: u32) -> SlotSearch {
+        SlotSearch {
+            budget,
+            onto_emptied: false,
+            report: None,
+            choices: false,
+            seen: ahash::AHashSet::new(),
+        }
+    }
 }
 
 /// A relaxed state written out whole ([`Table::key`]): each pile's
@@ -729,10 +795,22 @@ impl Table<'_> {
 
     /// Deals the next stock row in the relaxed game (rule 5): each card
     /// goes on top of what remains of its pile, or, on an emptied pile,
-    /// counts as gone at once (exposed). The piles are laid out again.
-    fn deal(&mut self) {
+    /// counts as gone at once (exposed), or with the deal rule
+    /// (`deals_fill`) is that pile's card and lets go the cards lying on
+    /// emptied piles. The piles are laid out again. Whether some pile was
+    /// emptied.
+    fn deal(&mut self) -> bool {
         let row = self.stock[self.dealt];
+        let onto_emptied = self.remaining.contains(&0);
         self.dealt += 1;
+        // A card lying on an emptied pile (rule 4) lies, in the real line,
+        // on a pile this row fills, under its dealt card: it no longer
+        // holds an emptied pile, and the relaxed game lets it go (see
+        // `dead_end`, *The rows left use up the empty piles*).
+        let fill = self.deals_fill;
+        if fill {
+            self.slotted.len = 0;
+        }
         let mut cards = [0; DECK_CARDS];
         let mut n = 0;
         for (pile, &dealt) in row.iter().enumerate() {
@@ -741,7 +819,7 @@ impl Table<'_> {
             self.start[pile] = n;
             self.down[pile] = self.down[pile].min(count);
             n += count;
-            if count == 0 && !self.deals_fill {
+            if count == 0 && !fill {
                 self.exposed.add(Card::from_index(dealt));
             } else {
                 cards[n] = dealt;
@@ -750,6 +828,7 @@ impl Table<'_> {
             }
         }
         self.cards = cards;
+        onto_emptied
     }
 
     /// Whether some relaxed line takes every card off its pile: settle,
@@ -782,7 +861,7 @@ impl Table<'_> {
         }
         if rows_left && !free {
             // The deal is the only choice: no need to keep this state.
-            self.deal();
+            search.onto_emptied |= self.deal();
             return self.can_clear(search);
         }
         if !search.seen.insert(self.key()) {
@@ -791,7 +870,7 @@ impl Table<'_> {
         // From here on a pile is free for rule 4.
         if rows_left {
             let mut next = self.clone();
-            next.deal();
+            search.onto_emptied |= next.deal();
             if next.can_clear(search) {
                 return true;
             }
@@ -1074,8 +1153,8 @@ mod tests {
     /// stock), each playout stopped at its first dead end. Each position
     /// only the new rule proves lost, searched plainly (breadth-first, up
     /// to 20,000 positions), reaches no win, and no position is proved
-    /// lost by the old rule alone (a bounded search could, in principle,
-    /// give up on one and not the other; none does). Counted on
+    /// lost without the rule alone (the test with it plays the same
+    /// relaxed game first, then perhaps a second). Counted on
     /// 2026-11-27: 11,020 positions tested, 11 dead ends, none proved by
     /// one rule alone. Random play rarely empties a pile and then meets a
     /// dead end: the positions on which the new rule fires are in

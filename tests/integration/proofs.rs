@@ -562,19 +562,21 @@ fn learned_conflicts_keep_the_verdicts_and_counts() {
 }
 
 /// The rows left use up the empty piles (`Reductions::deals_fill`, the
-/// argument at `solve::prune::dead_end`): in the dead-end test, a card
-/// dealt onto a pile the relaxed game emptied is that pile's card, which
-/// must leave again, not a card gone at once. On the ladder the rule
-/// proves no position lost that the rule before it does not (on random
-/// positions of play either: `solve::prune`'s tests), so its positions are
-/// random ones (`tests/data/deals-fill/`, found by `examples/deal_rule_hunt.rs`:
-/// 18 of 2,000,000 random positions with 3 to 8 runs left and one stock
-/// row, all face down but a card or two a pile). On each the rule fires
-/// at the start where the rule before it does not; on seven of them the
-/// plain search (every reduction off) decides, unwinnable, and every
-/// setting of the reductions agrees; on three the plain search and the
-/// search without the rule leave it undecided after 200,000 positions,
-/// and the guided passes find no win.
+/// argument at `solve::prune::dead_end`): where the dead-end test's
+/// relaxed game takes every card off having dealt a row onto an emptied
+/// pile, a second relaxed game is played, in which a card dealt onto an
+/// emptied pile is that pile's card and must leave again. On the ladder it
+/// proves no position lost that the test without it does not (nor on
+/// random positions of play: `solve::prune`'s tests), so its positions are
+/// random ones (`tests/data/deals-fill/`, found by
+/// `examples/deal_rule_hunt.rs`: 9 of 2,000,000 random positions with 3 to
+/// 8 runs left and one stock row, all face down but a card or two a
+/// pile). On each, the test with the rule proves the position lost at the
+/// start, where the test without it does not; on seven the plain search
+/// (every reduction off) decides, unwinnable, and every setting of the
+/// reductions agrees; on the other two the search without the rule proves
+/// the loss too (in 48 and 560 positions, against 1), and the guided
+/// passes find no win.
 #[test]
 fn the_rows_left_use_up_the_empty_piles() {
     let load = |name: &str| {
@@ -593,7 +595,7 @@ fn the_rows_left_use_up_the_empty_piles() {
         ..Reductions::DEFAULT
     };
     let mut fired = 0;
-    for name in ["h01", "h02", "h03", "h07", "h09", "h15", "h17", "h04", "h12", "h13"] {
+    for name in ["d00", "d01", "d02", "d04", "d05", "d06", "d08", "d03", "d07"] {
         let deal = load(name);
         let game = Game::new(&deal).unwrap();
         assert_eq!(game.rows_left(game.start()), 1, "{name}");
@@ -615,24 +617,21 @@ fn the_rows_left_use_up_the_empty_piles() {
             (Verdict::Unwinnable, 1, "dead-end test"),
             "{name}"
         );
-        let plain = prove(&deal, Reductions::NONE, 200_000);
         let before = prove(&deal, without, 200_000);
-        if ["h04", "h12", "h13"].contains(&name) {
-            // Decided only with the rule (within these caps).
-            assert_eq!(plain.verdict, Verdict::Undecided, "{name}");
-            assert_eq!(before.verdict, Verdict::Undecided, "{name}");
+        assert_eq!(before.verdict, Verdict::Unwinnable, "{name}");
+        assert!(before.positions > 1, "{name}");
+        if ["d03", "d07"].contains(&name) {
             no_guided_win(&deal, name);
         } else {
+            let plain = prove(&deal, Reductions::NONE, 200_000);
             assert_eq!(plain.verdict, Verdict::Unwinnable, "{name}");
-            assert_eq!(before.verdict, Verdict::Unwinnable, "{name}");
-            assert!(before.positions > 1, "{name}");
             let (verdict, _) = agree(&deal, Some(false), name, 200_000);
             assert_eq!(verdict, Some(Verdict::Unwinnable), "{name}");
         }
         eprintln!(
-            "{name}: with the rule {} position, without {} ({:?}), plain {} ({:?})",
-            proved.positions, before.positions, before.verdict, plain.positions, plain.verdict
+            "{name}: with the rule {} position, without {}",
+            proved.positions, before.positions
         );
     }
-    assert_eq!(fired, 10);
+    assert_eq!(fired, 9);
 }
