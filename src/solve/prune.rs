@@ -57,7 +57,10 @@ pub struct Reductions {
     /// onto an emptied pile, a second one is played in which a card dealt
     /// onto an emptied pile is that pile's card, which must leave it
     /// again, not a card gone at once (see [`dead_end`], *The rows left
-    /// use up the empty piles*). It only ever proves more.
+    /// use up the empty piles*). It only ever proves more. Off by default:
+    /// on the ladder it proves nothing the test without it does not (the
+    /// same positions and dead ends, 2026-11-27), and costs up to a fifth
+    /// more time where rows are left (docs/proofs.md).
     pub deals_fill: bool,
 }
 
@@ -69,12 +72,13 @@ impl Default for Reductions {
 
 impl Reductions {
     /// What `analyze` uses unless told otherwise: every reduction on but
-    /// the learned conflicts, the room test on the position analyzed,
+    /// the learned conflicts and the deal rule, the room test on the position analyzed,
     /// where the last row was dealt, and on every entry in the last
     /// exhaustive pass ([`RoomTest::Last`]).
     pub const DEFAULT: Reductions = Reductions {
         room: RoomTest::Last,
         learn: false,
+        deals_fill: false,
         ..Reductions::ALL
     };
     /// Every reduction on.

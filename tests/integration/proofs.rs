@@ -17,8 +17,10 @@ use super::solver::{endgame, naive_winnable, small_case};
 
 /// Each setting of the reductions: all on, all off, each alone, the
 /// default, the room test without the make-way rule, the dead-end tests on
-/// every position, and the learned conflicts of the room test (on in all
-/// and the default; here with the room test counting places only).
+/// every position, the learned conflicts of the room test (on in all; here
+/// with the room test counting places only), and the dead-end test's deal
+/// rule, the rows left using up the empty piles (on in all; here with the
+/// room test, and with the first relaxation alone).
 const SETTINGS: [Reductions; 10] = [
     Reductions::ALL,
     Reductions::NONE,
