@@ -89,9 +89,14 @@ fn main() {
         if new && !old {
             only += 1;
             if only <= 30 {
-                println!("# only the new deal rule:\n{}", spider_analyzer::deal::yaml::to_string(&deal));
+                println!(
+                    "# only the new deal rule:\n{}",
+                    spider_analyzer::deal::yaml::to_string(&deal)
+                );
             }
         }
     }
-    println!("tried {tried}: lost {before} by the rule before, {after} by the new one, {only} only by the new one");
+    println!(
+        "tried {tried}: lost {before} by the rule before, {after} by the new one, {only} only by the new one"
+    );
 }

@@ -8,9 +8,7 @@ use std::sync::atomic::AtomicBool;
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::{Deal, Rules, numbered};
 use spider_analyzer::game::{Game, Move};
-use spider_analyzer::solve::prune::{
-    RoomRule, dead_end_at_start, dead_end_filling, dead_end_with,
-};
+use spider_analyzer::solve::prune::{RoomRule, dead_end_at_start, dead_end_filling, dead_end_with};
 use spider_analyzer::solve::{Analysis, DeadEnd, Limits, Reductions, RoomTest, Verdict, analyze};
 
 use super::solver::{endgame, naive_winnable, small_case};
@@ -597,7 +595,9 @@ fn the_rows_left_use_up_the_empty_piles() {
         ..Reductions::DEFAULT
     };
     let mut fired = 0;
-    for name in ["d00", "d01", "d02", "d04", "d05", "d06", "d08", "d03", "d07"] {
+    for name in [
+        "d00", "d01", "d02", "d04", "d05", "d06", "d08", "d03", "d07",
+    ] {
         let deal = load(name);
         let game = Game::new(&deal).unwrap();
         assert_eq!(game.rows_left(game.start()), 1, "{name}");
