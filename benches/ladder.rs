@@ -12,7 +12,9 @@
 //! some rungs, `LADDER_REDUCTIONS=none` for the plain search
 //! (`everywhere`: the dead-end test on every position; `room`: the room
 //! test on every entry; `counts`: the room test without the make-way
-//! rule; `learn`: with the learned conflicts), `LADDER_DIR` for
+//! rule; `learn`: with the learned conflicts; `fill`: with the dead-end
+//! test's deal rule, the rows left using up the empty piles),
+//! `LADDER_DIR` for
 //! another ladder made the same way from other games, which the solver
 //! was never tuned on (`cargo run --release --example ladder -- 6001 6020
 //! DIR`).
@@ -48,6 +50,10 @@ fn main() {
         },
         Ok("learn") => Reductions {
             learn: true,
+            ..Reductions::DEFAULT
+        },
+        Ok("fill") => Reductions {
+            deals_fill: true,
             ..Reductions::DEFAULT
         },
         _ => Reductions::DEFAULT,

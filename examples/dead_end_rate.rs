@@ -7,9 +7,13 @@
 //! ```text
 //! cargo run --release --example dead_end_rate -- benches/ladder/r1-*.yaml
 //! ```
+//!
+//! Beside each count, in brackets, the dead ends of the test with a card
+//! dealt onto an emptied pile counted as gone at once (the deal rule
+//! before 2026-11-27, `Reductions::deals_fill` off) on the same positions.
 use spider_analyzer::deal::load;
 use spider_analyzer::game::{Game, Move};
-use spider_analyzer::solve::prune::dead_end;
+use spider_analyzer::solve::prune::{RoomRule, dead_end, dead_end_filling};
 
 fn main() {
     for path in std::env::args().skip(1) {
@@ -18,6 +22,7 @@ fn main() {
         let mut rng = 12345u64;
         let mut seen = [0u32; 6];
         let mut dead = [0u32; 6];
+        let mut dead_before = [0u32; 6];
         let mut moves = Vec::new();
         let t = std::time::Instant::now();
         for _walk in 0..300 {
@@ -25,6 +30,8 @@ fn main() {
             for _step in 0..80 {
                 let left = game.rows_left(&pos);
                 seen[left] += 1;
+                dead_before[left] +=
+                    dead_end_filling(&game, &pos, RoomRule::MakeWay, false).is_some() as u32;
                 if dead_end(&game, &pos).is_some() {
                     dead[left] += 1;
                     break;
@@ -54,7 +61,7 @@ fn main() {
         }
         let cells: Vec<String> = (0..6)
             .filter(|&i| seen[i] > 0)
-            .map(|i| format!("rows{i}: {}/{}", dead[i], seen[i]))
+            .map(|i| format!("rows{i}: {} ({})/{}", dead[i], dead_before[i], seen[i]))
             .collect();
         println!(
             "{path}: {} ({:.2}s)",

@@ -121,6 +121,13 @@ pub struct Args {
     /// (faster on some proofs, slower on others; see docs/proofs.md).
     #[arg(long)]
     learn: bool,
+    /// In the dead-end test, also play a relaxed game in which a stock card
+    /// dealt onto a pile the relaxed game has emptied must leave that pile
+    /// again, rather than count as gone at once (the rows left use up the
+    /// empty piles): proves more on some positions, none of the ladder's
+    /// (see docs/proofs.md).
+    #[arg(long, conflicts_with = "no_dead_ends")]
+    deals_fill: bool,
     /// Run only the exhaustive search (the proof), none of the guided
     /// passes that look for a win first.
     #[arg(long)]
@@ -174,6 +181,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             symmetry: !args.no_symmetry,
             make_way: !args.no_make_way,
             learn: args.learn && !args.no_dead_ends,
+            deals_fill: args.deals_fill,
         },
         exhaustive_only: args.exhaustive_only,
         shorten_positions: args.shorten.shorten_positions,

@@ -402,8 +402,14 @@ impl Problem for ExhaustiveProblem<'_> {
             NodeKind::Leaf
         } else if self.reductions.dead_ends
             && (visit.test || self.reductions.dead_ends_everywhere)
-            && dead_end_learning(self.game, position, self.room(visit), self.learned.as_ref())
-                .is_some()
+            && dead_end_learning(
+                self.game,
+                position,
+                self.room(visit),
+                self.reductions.deals_fill,
+                self.learned.as_ref(),
+            )
+            .is_some()
         {
             NodeKind::Dead
         } else {

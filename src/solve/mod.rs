@@ -698,8 +698,12 @@ fn decide(
         return Ok(finish(&search, Verdict::Winnable, None, Some(Vec::new())));
     }
     if limits.reductions.dead_ends
-        && let Some(dead) =
-            prune::dead_end_at_start(&game, game.start(), prune::RoomRule::of(&limits.reductions))
+        && let Some(dead) = prune::dead_end_at_start_filling(
+            &game,
+            game.start(),
+            prune::RoomRule::of(&limits.reductions),
+            limits.reductions.deals_fill,
+        )
     {
         let mut analysis = finish(&search, Verdict::Unwinnable, None, None);
         analysis.pass = "dead-end test";

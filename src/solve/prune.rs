@@ -52,6 +52,16 @@ pub struct Reductions {
     /// (`r1-g5015`'s first 2 M positions) and another, decided within
     /// 60 s, 1.2 to 1.6 times slower (`r1-g5004`; docs/proofs.md).
     pub learn: bool,
+    /// The rows left to deal use up the empty piles: where the first
+    /// relaxation ([`dead_end`]) takes every card off having dealt a row
+    /// onto an emptied pile, a second one is played in which a card dealt
+    /// onto an emptied pile is that pile's card, which must leave it
+    /// again, not a card gone at once (see [`dead_end`], *The rows left
+    /// use up the empty piles*). It only ever proves more. Off by default:
+    /// on the ladder it proves nothing the test without it does not (the
+    /// same positions and dead ends, 2026-11-27), and costs up to a fifth
+    /// more time where rows are left (docs/proofs.md).
+    pub deals_fill: bool,
 }
 
 impl Default for Reductions {
@@ -62,12 +72,13 @@ impl Default for Reductions {
 
 impl Reductions {
     /// What `analyze` uses unless told otherwise: every reduction on but
-    /// the learned conflicts, the room test on the position analyzed,
+    /// the learned conflicts and the deal rule, the room test on the position analyzed,
     /// where the last row was dealt, and on every entry in the last
     /// exhaustive pass ([`RoomTest::Last`]).
     pub const DEFAULT: Reductions = Reductions {
         room: RoomTest::Last,
         learn: false,
+        deals_fill: false,
         ..Reductions::ALL
     };
     /// Every reduction on.
@@ -78,6 +89,7 @@ impl Reductions {
         symmetry: true,
         make_way: true,
         learn: true,
+        deals_fill: true,
     };
     /// The plain search: deduplication only.
     pub const NONE: Reductions = Reductions {
@@ -87,6 +99,7 @@ impl Reductions {
         symmetry: false,
         make_way: false,
         learn: false,
+        deals_fill: false,
     };
 }
 
@@ -304,7 +317,10 @@ impl std::fmt::Display for StuckCard {
 /// 5. And the next stock row may be dealt at any time (whatever the rules
 ///    say of empty piles): each of its cards becomes the top card of its
 ///    pile, one of the pile's own cards from then on; on an emptied pile
-///    it counts as gone at once (and exposed).
+///    it counts as gone at once (and exposed). (With
+///    [`Reductions::deals_fill`], where this relaxed game takes every card
+///    off having dealt onto an emptied pile, a second one, in which such
+///    a card is the pile's only card, is played too; see below.)
 ///
 /// Leaving by rules 1 to 3 only exposes cards and empties piles, so it
 /// never stands in the way of anything: the test applies them until
@@ -352,31 +368,114 @@ impl std::fmt::Display for StuckCard {
 /// the cards gone and the free emptied piles of the line it follows; a
 /// stock card dealt onto a pile of which more has gone lies on a card
 /// that is gone or exposed, which only helps it leave (rule 1); and one
-/// dealt onto an emptied pile counts as gone. So when no relaxed line
-/// takes every card off its pile, no real line removes every card, and
-/// none wins.
+/// dealt onto an emptied pile counts as gone, or lies alone, which helps
+/// it as much (see below). So when no relaxed line takes every card off
+/// its pile, no real line removes every card, and none wins.
+///
+/// # The rows left use up the empty piles
+///
+/// Issue 49 asked for a depletable-resource bound: the rows left to deal
+/// and the empty piles a position can still make. Here the two meet. A
+/// row dealt puts a card on every pile, and in the real game that card
+/// must leave its pile again before the pile is empty; so every row left
+/// takes back, for a while, every empty pile the relaxed game has made.
+/// The relaxed game lets a card dealt onto an emptied pile count as gone
+/// at once: an emptied pile stays one through every deal, for free. With
+/// [`Reductions::deals_fill`], wherever that game takes every card off its
+/// pile and some line of it dealt onto an emptied pile, the test plays a
+/// second relaxed game, with the *deal rule*, and the position is lost
+/// when either game cannot take every card off (each is a relaxation that
+/// every real line can be played in, so either proves the loss). In the
+/// second game a card `d` dealt onto an emptied pile is the pile's only
+/// card, and leaves by rule 1, 3 or 4 as any top card does; the pile is
+/// emptied again only once it has left; and the deal lets go the cards
+/// lying on emptied piles (rule 4). Where no line deals onto an emptied
+/// pile, the two games are played alike, so the second is not played.
+/// Why the deal rule loses no win: `d` is a card of that pile, dealt onto it, and
+/// in the order above it is treated as every card is. It has no card of
+/// its own pile above it but those dealt onto it later, so it is the top
+/// of what remains when its turn comes, and its leaving move is one of
+/// the four cases: onto a top card (rule 1, as argued), onto an empty
+/// pile (rule 4, see below), in its own completed run as a king (rule 3),
+/// or in a run with the card `m` under it in the real line. That `m` is
+/// not its card below in the relaxed game (there is none), and it is
+/// exposed there: it left its own pile before `d` left (earlier in the
+/// order), or it is one of this pile's own cards still lying there in the
+/// real line, all of which have left in the relaxed game (the pile is
+/// emptied there). So rule 1 lets `d` leave. (When the rules deal onto a
+/// pile that is empty in the real game too, `d` lies on nothing and the
+/// last case does not arise.)
+///
+/// Rule 4 counts: a top card may leave onto an emptied pile when there are
+/// more emptied piles than cards lying on them. That count must stay at
+/// least the number of empty piles of the real line. Without deals it
+/// does: each card lying on an emptied pile in the relaxed game still
+/// lies, in the real line, at the bottom of a pile that was empty when it
+/// came (the relaxed game frees it no later than the line moves it), one
+/// card a pile, and such a pile is emptied in the relaxed game (its own
+/// cards all left before the card came) and not empty in the real line.
+/// A row that fills the emptied piles would break this if the cards lying
+/// on them stayed counted: their piles are no longer emptied. So at the
+/// deal the relaxed game lets every card lying on an emptied pile go: it
+/// then lies under a dealt card in the real line, and is counted against
+/// no pile (letting a card go only ever helps the relaxed game: such a
+/// card has left its own pile, and is in view, already). Right after the
+/// deal no pile is empty in the real line (standard rules deal only then;
+/// relaxed ones fill the empty piles too), and every pile of the relaxed
+/// game holds at least its dealt card. From then on, every card that comes to lie on an emptied
+/// pile comes to a pile emptied in the relaxed game, as before, and a pile
+/// emptied in the relaxed game that holds, in the real line, a card let
+/// go at the deal only counts one free pile more than the real line has.
+///
+/// And an emptied pile at the deal is still never worse than the same pile
+/// with a card `x` left on it: `d` then lies alone and needs rule 1, 3 or
+/// 4, where on `x` it would need one of those or rule
+/// 2, and rule 2 needs `x` one rank higher and in view (it was the top
+/// before the deal), so rule 1 holds too; and once `d` has left, the pile
+/// is emptied, where `x` would still be on it. Freeing a card that lies on
+/// an emptied pile as early as rule 1 or 3 allows only helps too (one more
+/// free pile until the deal, which lets it go anyway). So the test may
+/// still apply rules 1 to 3 as early as it can. (The second game is not
+/// always held back more than the first: a card let go at a deal frees an
+/// emptied pile once its dealt card has left, where in the first game it
+/// would hold one until it could leave. Hence both are played, and the
+/// test proves every position lost that it proves without the rule.)
 pub fn dead_end(game: &Game, position: &Position) -> Option<DeadEnd> {
     dead_end_with(game, position, RoomRule::MakeWay)
 }
 
 /// [`dead_end`], with the room test ([`room::no_room`]) that `room` names.
 pub fn dead_end_with(game: &Game, position: &Position, room: RoomRule) -> Option<DeadEnd> {
-    dead_end_learning(game, position, room, None)
+    dead_end_filling(game, position, room, Reductions::DEFAULT.deals_fill)
 }
 
-/// [`dead_end_with`], the room test trusting the relaxed losses `learned`
-/// holds and adding those it proves ([`room::Learned`], with its
+/// [`dead_end_with`], a stock card dealt onto an emptied pile counting as
+/// that pile's card when `deals_fill` ([`Reductions::deals_fill`]), as gone
+/// at once when not.
+pub fn dead_end_filling(
+    game: &Game,
+    position: &Position,
+    room: RoomRule,
+    deals_fill: bool,
+) -> Option<DeadEnd> {
+    dead_end_learning(game, position, room, deals_fill, None)
+}
+
+/// [`dead_end_filling`], the room test trusting the relaxed losses
+/// `learned` holds and adding those it proves ([`room::Learned`], with its
 /// argument).
 pub fn dead_end_learning(
     game: &Game,
     position: &Position,
     room: RoomRule,
+    deals_fill: bool,
     learned: Option<&room::Learned>,
 ) -> Option<DeadEnd> {
     dead_end_trying(
         game,
         position,
         room,
+        deals_fill,
         SLOT_SEARCH_BUDGET,
         Effort::ENTRY,
         learned,
@@ -387,10 +486,22 @@ pub fn dead_end_learning(
 /// both relaxed games are searched much further ([`Effort::START`]), since
 /// the test runs once. Trying harder only ever proves more.
 pub fn dead_end_at_start(game: &Game, position: &Position, room: RoomRule) -> Option<DeadEnd> {
+    dead_end_at_start_filling(game, position, room, Reductions::DEFAULT.deals_fill)
+}
+
+/// [`dead_end_at_start`], with the deal rule `deals_fill` (see
+/// [`dead_end_filling`]).
+pub fn dead_end_at_start_filling(
+    game: &Game,
+    position: &Position,
+    room: RoomRule,
+    deals_fill: bool,
+) -> Option<DeadEnd> {
     dead_end_trying(
         game,
         position,
         room,
+        deals_fill,
         SLOT_SEARCH_BUDGET_AT_START,
         Effort::START,
         None,
@@ -403,6 +514,7 @@ fn dead_end_trying(
     game: &Game,
     position: &Position,
     room: RoomRule,
+    deals_fill: bool,
     slot_budget: u32,
     effort: Effort,
     learned: Option<&room::Learned>,
@@ -432,6 +544,7 @@ fn dead_end_trying(
         slotted: Slots::default(),
         stock,
         dealt: 0,
+        deals_fill: false,
     };
     let mut n = 0;
     for pile in 0..PILES {
@@ -463,13 +576,27 @@ fn dead_end_trying(
         table.remaining,
         table.down,
     ));
-    let mut search = SlotSearch {
-        budget: slot_budget,
-        report: None,
-        choices: false,
-        seen: ahash::AHashSet::new(),
-    };
-    if table.can_clear(&mut search) || search.budget == 0 {
+    // The relaxed game with the deal rule (see `dead_end`, *The rows left
+    // use up the empty piles*), played only where the one without it
+    // clears every card having dealt onto an emptied pile: elsewhere both
+    // play alike.
+    let filling = (deals_fill && !stock.is_empty()).then(|| Table {
+        deals_fill: true,
+        ..table.clone()
+    });
+    let mut search = SlotSearch::new(slot_budget);
+    let mut clears = table.can_clear(&mut search);
+    if clears
+        && search.budget > 0
+        && search.onto_emptied
+        && let Some(mut filling) = filling
+    {
+        let mut again = SlotSearch::new(slot_budget);
+        if !filling.can_clear(&mut again) && again.budget > 0 {
+            (search, clears) = (again, false);
+        }
+    }
+    if clears || search.budget == 0 {
         let (cards, start, len, down) = before?;
         let piles = room::Piles {
             cards: &cards,
@@ -520,9 +647,24 @@ const SLOT_SEARCH_BUDGET_AT_START: u32 = 100_000;
 /// states seen.
 struct SlotSearch {
     budget: u32,
+    /// Whether a row was dealt onto an emptied pile.
+    onto_emptied: bool,
     report: Option<Stuck>,
     choices: bool,
     seen: ahash::AHashSet<StateKey>,
+}
+
+impl SlotSearch {
+    /// A search of at most `budget` states.
+    fn new(budget: u32) -> SlotSearch {
+        SlotSearch {
+            budget,
+            onto_emptied: false,
+            report: None,
+            choices: false,
+            seen: ahash::AHashSet::new(),
+        }
+    }
 }
 
 /// A relaxed state written out whole ([`Table::key`]): each pile's
@@ -587,6 +729,9 @@ struct Table<'a> {
     stock: &'a [[u8; PILES]],
     /// How many of them the relaxed game has dealt.
     dealt: usize,
+    /// Whether a card dealt onto an emptied pile is that pile's card, to
+    /// leave again (rule 5, [`Reductions::deals_fill`]), or gone at once.
+    deals_fill: bool,
 }
 
 impl Table<'_> {
@@ -654,10 +799,22 @@ impl Table<'_> {
 
     /// Deals the next stock row in the relaxed game (rule 5): each card
     /// goes on top of what remains of its pile, or, on an emptied pile,
-    /// counts as gone at once (exposed). The piles are laid out again.
-    fn deal(&mut self) {
+    /// counts as gone at once (exposed), or with the deal rule
+    /// (`deals_fill`) is that pile's card and lets go the cards lying on
+    /// emptied piles. The piles are laid out again. Whether some pile was
+    /// emptied.
+    fn deal(&mut self) -> bool {
         let row = self.stock[self.dealt];
+        let onto_emptied = self.remaining.contains(&0);
         self.dealt += 1;
+        // A card lying on an emptied pile (rule 4) lies, in the real line,
+        // on a pile this row fills, under its dealt card: it no longer
+        // holds an emptied pile, and the relaxed game lets it go (see
+        // `dead_end`, *The rows left use up the empty piles*).
+        let fill = self.deals_fill;
+        if fill {
+            self.slotted.len = 0;
+        }
         let mut cards = [0; DECK_CARDS];
         let mut n = 0;
         for (pile, &dealt) in row.iter().enumerate() {
@@ -666,7 +823,7 @@ impl Table<'_> {
             self.start[pile] = n;
             self.down[pile] = self.down[pile].min(count);
             n += count;
-            if count == 0 {
+            if count == 0 && !fill {
                 self.exposed.add(Card::from_index(dealt));
             } else {
                 cards[n] = dealt;
@@ -675,6 +832,7 @@ impl Table<'_> {
             }
         }
         self.cards = cards;
+        onto_emptied
     }
 
     /// Whether some relaxed line takes every card off its pile: settle,
@@ -707,7 +865,7 @@ impl Table<'_> {
         }
         if rows_left && !free {
             // The deal is the only choice: no need to keep this state.
-            self.deal();
+            search.onto_emptied |= self.deal();
             return self.can_clear(search);
         }
         if !search.seen.insert(self.key()) {
@@ -716,7 +874,7 @@ impl Table<'_> {
         // From here on a pile is free for rule 4.
         if rows_left {
             let mut next = self.clone();
-            next.deal();
+            search.onto_emptied |= next.deal();
             if next.can_clear(search) {
                 return true;
             }
@@ -1019,5 +1177,74 @@ mod tests {
             found[1].1 >= min_make_way,
             "the make-way rule proved little: {found:?}"
         );
+    }
+
+    /// The deal rule of the first relaxation ([`Reductions::deals_fill`]):
+    /// a card dealt onto a pile the relaxed game emptied is that pile's
+    /// card, which must leave again. Random playouts of numbered deals
+    /// (one, two and four suits, both rules; a random move each time, the
+    /// deal one time in eight when it may), every position with a stock
+    /// row left tested both ways (the room test off: it needs an empty
+    /// stock), each playout stopped at its first dead end. Each position
+    /// only the new rule proves lost, searched plainly (breadth-first, up
+    /// to 20,000 positions), reaches no win, and no position is proved
+    /// lost without the rule alone (the test with it plays the same
+    /// relaxed game first, then perhaps a second). Counted on
+    /// 2026-11-27: 11,020 positions tested, 11 dead ends, none proved by
+    /// one rule alone. Random play rarely empties a pile and then meets a
+    /// dead end: the positions on which the new rule fires are in
+    /// `tests/data/deals-fill/` (`proofs::the_rows_left_use_up_the_empty_piles`).
+    #[test]
+    fn a_deal_onto_an_emptied_pile_never_loses_a_win() {
+        let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+        let (mut tested, mut dead, mut only_filling, mut only_before) = (0, 0, 0, 0);
+        let mut checked = 0;
+        let mut moves = Vec::new();
+        for number in 1..=300u64 {
+            let deal = varied_deal(number);
+            let game = Game::new(&deal).unwrap();
+            let mut position = game.start().clone();
+            for _ in 0..600 {
+                moves.clear();
+                game.moves(&position, &mut moves);
+                let shifts: Vec<Move> =
+                    moves.iter().copied().filter(|&m| m != Move::Deal).collect();
+                let mv = match (shifts.is_empty(), moves.contains(&Move::Deal)) {
+                    (true, false) => break,
+                    (true, true) => Move::Deal,
+                    (false, deal) if deal && rng.below(8) == 0 => Move::Deal,
+                    (false, _) => shifts[rng.below(shifts.len())],
+                };
+                position = game.apply(&position, mv).position;
+                if game.rows_left(&position) == 0 {
+                    break;
+                }
+                tested += 1;
+                let filling = dead_end_filling(&game, &position, RoomRule::Off, true);
+                let before = dead_end_filling(&game, &position, RoomRule::Off, false);
+                only_before += (filling.is_none() && before.is_some()) as usize;
+                if filling.is_none() {
+                    continue;
+                }
+                dead += 1;
+                if before.is_none() {
+                    only_filling += 1;
+                    let game = Game::new(&game.deal_at(&position).unwrap()).unwrap();
+                    let all = reachable(&game, 20_000);
+                    assert!(
+                        all.iter().all(|reached| !reached.is_won()),
+                        "called dead by the deal rule but winnable:\n{position}"
+                    );
+                    checked += all.len();
+                }
+                break;
+            }
+        }
+        eprintln!(
+            "tested {tested}, dead {dead}, only with the deal rule {only_filling} \
+             (positions checked {checked}), only without {only_before}"
+        );
+        assert!(dead >= 5, "only {dead} dead ends");
+        assert_eq!(only_before, 0);
     }
 }

@@ -53,6 +53,7 @@ use crate::explore::{End, StopReason as EngineStop};
 use crate::game::{Game, LayerKey, Move, Position};
 
 use super::exhaustive::ExhaustiveProblem;
+use super::prune::Reductions;
 
 #[cfg(doc)]
 use super::heuristic::promising;
@@ -446,9 +447,9 @@ impl<'a> Search<'a> {
         {
             // The search is this game, with these reductions.
             let id = format!(
-                "spider analyze, exhaustive pass, game {:032x}, {:?}",
+                "spider analyze, exhaustive pass, game {:032x}, {}",
                 crate::explore::fingerprint_of(&format!("{game:?}")),
-                reductions
+                checkpoint_settings(&reductions)
             );
             search = match disk {
                 Some(options) => search.disk(options, id),
@@ -1235,12 +1236,45 @@ fn read_checkpoint_note(note: &str) -> (Vec<(Place, usize)>, Option<[u8; PILES]>
     (reveals, fewest)
 }
 
+/// The reductions as a checkpoint names them: as `Debug` writes them,
+/// without the dead-end test's deal rule when it is off
+/// ([`Reductions::deals_fill`], added on 2026-11-27), so that a checkpoint
+/// written before the rule existed, which searched without it, still
+/// resumes.
+fn checkpoint_settings(reductions: &Reductions) -> String {
+    let settings = format!("{reductions:?}");
+    if reductions.deals_fill {
+        settings
+    } else {
+        settings.replace(", deals_fill: false", "")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cards::SuitCount;
     use crate::deal::{Rules, numbered};
     use std::collections::HashSet;
+
+    /// A checkpoint's name for the reductions is what it was before the
+    /// deal rule existed, as long as the rule is off: checkpoints of
+    /// earlier builds still resume. With the rule on it is another search.
+    #[test]
+    fn checkpoints_of_earlier_builds_still_resume() {
+        use super::super::prune::RoomTest;
+        assert_eq!(
+            checkpoint_settings(&Reductions::DEFAULT),
+            "Reductions { dead_ends: true, dead_ends_everywhere: false, room: Last, \
+             symmetry: true, make_way: true, learn: false }"
+        );
+        let with = Reductions {
+            deals_fill: true,
+            room: RoomTest::Entries,
+            ..Reductions::DEFAULT
+        };
+        assert!(checkpoint_settings(&with).ends_with(", learn: false, deals_fill: true }"));
+    }
 
     /// The solver's note in a checkpoint reads back as it was written:
     /// the reveals with their line lengths and the fewest face-down cards

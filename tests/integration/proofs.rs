@@ -8,16 +8,18 @@ use std::sync::atomic::AtomicBool;
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::{Deal, Rules, numbered};
 use spider_analyzer::game::{Game, Move};
-use spider_analyzer::solve::prune::{RoomRule, dead_end_at_start, dead_end_with};
+use spider_analyzer::solve::prune::{RoomRule, dead_end_at_start, dead_end_filling, dead_end_with};
 use spider_analyzer::solve::{Analysis, DeadEnd, Limits, Reductions, RoomTest, Verdict, analyze};
 
 use super::solver::{endgame, naive_winnable, small_case};
 
 /// Each setting of the reductions: all on, all off, each alone, the
 /// default, the room test without the make-way rule, the dead-end tests on
-/// every position, and the learned conflicts of the room test (on in all
-/// and the default; here with the room test counting places only).
-const SETTINGS: [Reductions; 9] = [
+/// every position, the learned conflicts of the room test (on in all; here
+/// with the room test counting places only), and the dead-end test's deal
+/// rule, the rows left using up the empty piles (on in all; here with the
+/// room test, and with the first relaxation alone).
+const SETTINGS: [Reductions; 10] = [
     Reductions::ALL,
     Reductions::NONE,
     Reductions::DEFAULT,
@@ -28,6 +30,7 @@ const SETTINGS: [Reductions; 9] = [
         symmetry: false,
         make_way: false,
         learn: false,
+        deals_fill: false,
     },
     Reductions {
         dead_ends: true,
@@ -36,6 +39,7 @@ const SETTINGS: [Reductions; 9] = [
         symmetry: false,
         make_way: true,
         learn: false,
+        deals_fill: true,
     },
     Reductions {
         dead_ends: true,
@@ -44,6 +48,7 @@ const SETTINGS: [Reductions; 9] = [
         symmetry: false,
         make_way: false,
         learn: false,
+        deals_fill: false,
     },
     Reductions {
         dead_ends: false,
@@ -52,6 +57,7 @@ const SETTINGS: [Reductions; 9] = [
         symmetry: true,
         make_way: false,
         learn: false,
+        deals_fill: false,
     },
     Reductions {
         dead_ends: true,
@@ -60,6 +66,7 @@ const SETTINGS: [Reductions; 9] = [
         symmetry: true,
         make_way: true,
         learn: false,
+        deals_fill: true,
     },
     Reductions {
         dead_ends: true,
@@ -68,6 +75,16 @@ const SETTINGS: [Reductions; 9] = [
         symmetry: false,
         make_way: false,
         learn: true,
+        deals_fill: false,
+    },
+    Reductions {
+        dead_ends: true,
+        dead_ends_everywhere: false,
+        room: RoomTest::Never,
+        symmetry: false,
+        make_way: false,
+        learn: false,
+        deals_fill: true,
     },
 ];
 
@@ -584,4 +601,81 @@ fn learned_conflicts_keep_the_verdicts_and_counts() {
     );
     assert!(compared >= 20, "only {compared} compared");
     assert!(learned_some >= 1, "learned on only {learned_some}");
+}
+
+/// The rows left use up the empty piles (`Reductions::deals_fill`, the
+/// argument at `solve::prune::dead_end`): where the dead-end test's
+/// relaxed game takes every card off having dealt a row onto an emptied
+/// pile, a second relaxed game is played, in which a card dealt onto an
+/// emptied pile is that pile's card and must leave again. On the ladder it
+/// proves no position lost that the test without it does not (nor on
+/// random positions of play: `solve::prune`'s tests), so its positions are
+/// random ones (`tests/data/deals-fill/`, found by
+/// `examples/deal_rule_hunt.rs`: 9 of 2,000,000 random positions with 3 to
+/// 8 runs left and one stock row, all face down but a card or two a
+/// pile). On each, the test with the rule proves the position lost at the
+/// start, where the test without it does not; on seven the plain search
+/// (every reduction off) decides, unwinnable, and every setting of the
+/// reductions agrees; on the other two the search without the rule proves
+/// the loss too (in 48 and 560 positions, against 1), and the guided
+/// passes find no win.
+#[test]
+fn the_rows_left_use_up_the_empty_piles() {
+    let load = |name: &str| {
+        let path = format!(
+            "{}/tests/data/deals-fill/{name}.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        spider_analyzer::deal::files::load(path.as_ref()).unwrap()
+    };
+    let without = Reductions {
+        deals_fill: false,
+        ..Reductions::DEFAULT
+    };
+    let with = Reductions {
+        deals_fill: true,
+        ..Reductions::DEFAULT
+    };
+    let mut fired = 0;
+    for name in [
+        "d00", "d01", "d02", "d04", "d05", "d06", "d08", "d03", "d07",
+    ] {
+        let deal = load(name);
+        let game = Game::new(&deal).unwrap();
+        assert_eq!(game.rows_left(game.start()), 1, "{name}");
+        assert!(
+            dead_end_filling(&game, game.start(), RoomRule::MakeWay, false).is_none(),
+            "{name}: lost without the rule"
+        );
+        assert!(
+            matches!(
+                dead_end_filling(&game, game.start(), RoomRule::MakeWay, true),
+                Some(DeadEnd::Stuck(_))
+            ),
+            "{name}: the rule does not fire"
+        );
+        fired += 1;
+        let proved = prove(&deal, with, 200_000);
+        assert_eq!(
+            (proved.verdict, proved.positions, proved.pass),
+            (Verdict::Unwinnable, 1, "dead-end test"),
+            "{name}"
+        );
+        let before = prove(&deal, without, 200_000);
+        assert_eq!(before.verdict, Verdict::Unwinnable, "{name}");
+        assert!(before.positions > 1, "{name}");
+        if ["d03", "d07"].contains(&name) {
+            no_guided_win(&deal, name);
+        } else {
+            let plain = prove(&deal, Reductions::NONE, 200_000);
+            assert_eq!(plain.verdict, Verdict::Unwinnable, "{name}");
+            let (verdict, _) = agree(&deal, Some(false), name, 200_000);
+            assert_eq!(verdict, Some(Verdict::Unwinnable), "{name}");
+        }
+        eprintln!(
+            "{name}: with the rule {} position, without {}",
+            proved.positions, before.positions
+        );
+    }
+    assert_eq!(fired, 9);
 }
