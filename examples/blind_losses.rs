@@ -125,7 +125,7 @@ fn main() {
             game.moves,
             low + 1,
             if undecided {
-                " (or an earlier one: a position was undecided)"
+                " (or a later one: a position after it was undecided, counted as lost)"
             } else {
                 ""
             },
