@@ -944,7 +944,7 @@ mod cli {
             "1=A\n  1. A, which says 1=A\n1=B\n  1. B, which says 1=B\n2 consistent sets of answers ("
                 .to_owned()
                 + &two.display().to_string()
-                + ", 1 questions).\n",
+                + ", 1 question).\n",
         );
 
         let bad = dir.path().join("bad.yaml");
