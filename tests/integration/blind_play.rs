@@ -114,6 +114,48 @@ fn the_blind_player_plays_deals_alike_until_a_hidden_difference_turns_up() {
     assert!(split.is_some(), "the swapped cards never turned up");
 }
 
+/// Own 1-suit deal 5 after its five rows are dealt at once (the stock
+/// spent, every face-down card still down), and the same position with
+/// the top face-down cards of piles 1 and 2 (the next to turn up there)
+/// swapped.
+fn twins_with_the_stock_spent() -> (Deal, Deal) {
+    let start = numbered::deal(5, SuitCount::One, Rules::Standard);
+    let game = spider_analyzer::game::Game::new(&start).unwrap();
+    let mut position = game.start().clone();
+    for _ in 0..5 {
+        game.check(&position, Move::Deal).unwrap();
+        position = game.apply(&position, Move::Deal).position;
+    }
+    let deal = game.deal_at(&position).unwrap();
+    assert!(deal.stock.is_empty());
+    let mut other = deal.clone();
+    let (i, j) = (
+        other.piles[0].face_down.len() - 1,
+        other.piles[1].face_down.len() - 1,
+    );
+    let (a, b) = (other.piles[0].face_down[i], other.piles[1].face_down[j]);
+    assert_ne!(a, b);
+    other.piles[0].face_down[i] = b;
+    other.piles[1].face_down[j] = a;
+    assert_eq!(
+        View::of(&deal).unwrap().deal(),
+        View::of(&other).unwrap().deal()
+    );
+    (deal, other)
+}
+
+/// With the stock spent, HOP values the lines to each card it can turn up
+/// by sampled completions: it still plays the twins alike until a
+/// swapped card turns up.
+#[test]
+fn with_the_stock_spent_hop_plays_deals_alike_until_a_hidden_difference_turns_up() {
+    let (deal, other) = twins_with_the_stock_spent();
+    let (a, b) = (log(&deal, 3), log(&other, 3));
+    assert!(a.len() > 5, "{} moves", a.len());
+    let split = same_until_a_difference_turns_up(&moves_and_cards(&a), &moves_and_cards(&b));
+    assert!(split.is_some(), "the swapped cards never turned up");
+}
+
 /// The same for every player: the rollouts and the lookahead read only
 /// views too.
 #[test]
@@ -529,7 +571,9 @@ removed: [S, S, S, S, S]
             "1",
         ])
         .arg(&path)
-        .write_stdin("5S\nAS AS 2S 2S 3S 3S 4S 4S AS KS\nAS AS 2S 2S 3S 3S 4S 4S AS 5S\n")
+        // The player deals first (the deal completes pile 1's run, which
+        // uncovers its face-down card), then asks for that card.
+        .write_stdin("AS AS 2S 2S 3S 3S 4S 4S AS KS\nAS AS 2S 2S 3S 3S 4S 4S AS 5S\n5S\n")
         .output()
         .unwrap();
     let text = String::from_utf8(output.stdout).unwrap();
