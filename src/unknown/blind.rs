@@ -27,20 +27,6 @@
 //!    the game is lost. Every 20 such moves in a row it samples again from
 //!    where it stands; after 200 it gives up.
 //!
-//! 5. Late in the game, with at most one stock row left ([`LATE_ROWS`]),
-//!    it chooses differently, because that is where its games were lost
-//!    (`examples/blind_losses.rs`: a winnable game most often became lost
-//!    there, by the card turned up next or the arrangement before it). It
-//!    takes the lookahead's best line to each card it can turn up (at most
-//!    [`LATE_LINES`], [`super::lookahead::lines`]), plays each on the same
-//!    `samples` completions, solves each from where the line ends with
-//!    that completion's cards known, and plays the line won in most
-//!    samples, up to the card it turns up. The lines' moves are chosen
-//!    before any card they turn up is known, which the solved lines of
-//!    step 1 are not: they rely on the card being what their sample
-//!    holds. With fewer than two such lines, or none won in any sample,
-//!    it plans as in step 1.
-//!
 //! It stops when the game is won, when no move is left, or after
 //! `max_moves` moves. This is the cheap form of the hint (first moves
 //! only, [`super::hint::Method::FirstMoves`]); it peeks at nothing: it
@@ -68,11 +54,6 @@ use super::sample::draw;
 use super::view::View;
 use crate::solve::{SolveError, Verdict, analyze_unshortened, score};
 
-/// Stock rows left at most when [`Hop`] chooses by the lines to each card
-/// it can turn up (step 5 of the module docs).
-pub const LATE_ROWS: usize = 1;
-/// The most lines to a card valued at a late decision.
-pub const LATE_LINES: usize = 6;
 /// Moves without a plan after which the player samples again.
 const UNPLANNED_RESAMPLE: usize = 20;
 /// Moves without a plan in a row after which the game is given up.
@@ -292,80 +273,6 @@ impl Hop {
     }
 }
 
-impl Hop {
-    /// Late in the game (see the module docs, step 5): each of the
-    /// lookahead's best lines to a card to turn up (at most
-    /// [`LATE_LINES`]) is played on the same `samples` completions and
-    /// solved from there with their cards known; the line won in most is
-    /// played (ties: the lookahead's order). `None` when there are fewer
-    /// than two lines, or no line is won in any sample.
-    fn choose_way(
-        &mut self,
-        view: &View,
-        cancel: &AtomicBool,
-    ) -> Result<Option<Choice>, SolveError> {
-        let masked = view.deal();
-        let found = super::lookahead::lines(&masked, self.settings.lookahead.max(1), &self.seen)?;
-        let ways: Vec<Vec<Move>> = found
-            .leaves
-            .into_iter()
-            .map(|l| l.moves)
-            .filter(|m| !m.is_empty())
-            .take(LATE_LINES)
-            .collect();
-        if ways.len() < 2 {
-            return Ok(None);
-        }
-        let candidates = view.unseen();
-        let fills: Vec<Vec<Card>> = (0..self.settings.samples)
-            .map(|_| draw(&candidates, &mut self.rng))
-            .collect();
-        let limits = &self.settings.limits;
-        let jobs: Vec<(usize, usize)> = (0..ways.len())
-            .flat_map(|w| (0..fills.len()).map(move |f| (w, f)))
-            .collect();
-        let won = jobs
-            .par_iter()
-            .map(|&(w, f)| {
-                let filled = masked.with_unknowns_filled(&fills[f])?;
-                let game = crate::game::Game::new(&filled)?;
-                let mut position = game.start().clone();
-                for &mv in &ways[w] {
-                    position = game.apply(&position, mv).position;
-                }
-                if position.is_won() {
-                    return Ok(true);
-                }
-                let deal = game
-                    .deal_at(&position)
-                    .expect("a completion has no unknown card");
-                let analysis = analyze_unshortened(&deal, limits, cancel)?;
-                Ok(analysis.verdict == Verdict::Winnable)
-            })
-            .collect::<Result<Vec<bool>, SolveError>>()?;
-        let n = fills.len();
-        let wins = |w: usize| (0..n).filter(|&f| won[w * n + f]).count();
-        let mut order: Vec<usize> = (0..ways.len()).collect();
-        order.sort_by_key(|&w| std::cmp::Reverse(wins(w)));
-        if wins(order[0]) == 0 {
-            return Ok(None);
-        }
-        let line = ways[order[0]].clone();
-        let mv = line[0];
-        self.plans = vec![line];
-        self.looked_ahead = true;
-        self.drawn = n;
-        Ok(Some(Choice {
-            mv,
-            win_estimate: Interval::of(wins(order[0]), n),
-            alternatives: order[1..]
-                .iter()
-                .map(|&w| (ways[w][0], Interval::of(wins(w), n)))
-                .collect(),
-        }))
-    }
-}
-
 impl Policy for Hop {
     fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError> {
         if view.is_won() {
@@ -382,14 +289,6 @@ impl Policy for Hop {
             }
             if self.unplanned_run.is_multiple_of(UNPLANNED_RESAMPLE) {
                 self.fresh = false;
-            }
-        }
-        if self.plans.is_empty() && !self.fresh && view.rows_left() <= LATE_ROWS {
-            if let Some(choice) = self.choose_way(view, cancel)? {
-                self.stats.decisions += 1;
-                self.fresh = true;
-                self.unplanned_run = 0;
-                return Ok(Some(choice));
             }
         }
         if self.plans.is_empty() && !self.fresh {

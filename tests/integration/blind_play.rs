@@ -144,9 +144,8 @@ fn twins_with_the_stock_spent() -> (Deal, Deal) {
     (deal, other)
 }
 
-/// With the stock spent, HOP values the lines to each card it can turn up
-/// by sampled completions: it still plays the twins alike until a
-/// swapped card turns up.
+/// With the stock spent (no deal left to bring news), HOP still plays the
+/// twins alike until a swapped card turns up.
 #[test]
 fn with_the_stock_spent_hop_plays_deals_alike_until_a_hidden_difference_turns_up() {
     let (deal, other) = twins_with_the_stock_spent();
@@ -571,9 +570,7 @@ removed: [S, S, S, S, S]
             "1",
         ])
         .arg(&path)
-        // The player deals first (the deal completes pile 1's run, which
-        // uncovers its face-down card), then asks for that card.
-        .write_stdin("AS AS 2S 2S 3S 3S 4S 4S AS KS\nAS AS 2S 2S 3S 3S 4S 4S AS 5S\n5S\n")
+        .write_stdin("5S\nAS AS 2S 2S 3S 3S 4S 4S AS KS\nAS AS 2S 2S 3S 3S 4S 4S AS 5S\n")
         .output()
         .unwrap();
     let text = String::from_utf8(output.stdout).unwrap();
