@@ -958,6 +958,28 @@ mod tests {
             self.0 ^= self.0 << 17;
             (self.0 % n as u64) as usize
         }
+
+        /// A random playout's next move from `position`: a random move
+        /// of cards, or the deal one time in `deal_odds` when it may (and
+        /// always when nothing else can be played); `None` when no move is
+        /// left. `moves` is scratch space.
+        fn random_move(
+            &mut self,
+            game: &Game,
+            position: &Position,
+            moves: &mut Vec<Move>,
+            deal_odds: usize,
+        ) -> Option<Move> {
+            moves.clear();
+            game.moves(position, moves);
+            let shifts: Vec<Move> = moves.iter().copied().filter(|&m| m != Move::Deal).collect();
+            match (shifts.is_empty(), moves.contains(&Move::Deal)) {
+                (true, false) => None,
+                (true, true) => Some(Move::Deal),
+                (false, deal) if deal && self.below(deal_odds) == 0 => Some(Move::Deal),
+                (false, _) => Some(shifts[self.below(shifts.len())]),
+            }
+        }
     }
 
     /// The positions reachable from `game`'s start without reductions,
@@ -1055,15 +1077,8 @@ mod tests {
             let game = Game::new(&deal).unwrap();
             let mut position = game.start().clone();
             for _ in 0..400 {
-                moves.clear();
-                game.moves(&position, &mut moves);
-                let shifts: Vec<Move> =
-                    moves.iter().copied().filter(|&m| m != Move::Deal).collect();
-                let mv = match (shifts.is_empty(), moves.contains(&Move::Deal)) {
-                    (true, false) => break,
-                    (true, true) => Move::Deal,
-                    (false, deal) if deal && rng.below(20) == 0 => Move::Deal,
-                    (false, _) => shifts[rng.below(shifts.len())],
+                let Some(mv) = rng.random_move(&game, &position, &mut moves, 20) else {
+                    break;
                 };
                 position = game.apply(&position, mv).position;
                 if dead_end(&game, &position).is_none() {
@@ -1205,15 +1220,8 @@ mod tests {
             let game = Game::new(&deal).unwrap();
             let mut position = game.start().clone();
             for _ in 0..600 {
-                moves.clear();
-                game.moves(&position, &mut moves);
-                let shifts: Vec<Move> =
-                    moves.iter().copied().filter(|&m| m != Move::Deal).collect();
-                let mv = match (shifts.is_empty(), moves.contains(&Move::Deal)) {
-                    (true, false) => break,
-                    (true, true) => Move::Deal,
-                    (false, deal) if deal && rng.below(8) == 0 => Move::Deal,
-                    (false, _) => shifts[rng.below(shifts.len())],
+                let Some(mv) = rng.random_move(&game, &position, &mut moves, 8) else {
+                    break;
                 };
                 position = game.apply(&position, mv).position;
                 if game.rows_left(&position) == 0 {
