@@ -87,6 +87,7 @@ fn main() {
                     },
                     max_moves: 1000,
                     lookahead: 5_000,
+                    check: spider_analyzer::unknown::blind::DEFAULT_CHECK,
                     seed: 1 ^ number,
                 };
                 let the_deal = deal(suit, number);

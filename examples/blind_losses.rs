@@ -55,6 +55,7 @@ fn main() {
             },
             max_moves: 1000,
             lookahead: 5000,
+            check: spider_analyzer::unknown::blind::DEFAULT_CHECK,
             seed: SplitMix64::new(1 ^ number).next_u64(),
         };
         let mut referee = Referee::new(&real).unwrap();

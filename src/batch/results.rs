@@ -116,6 +116,10 @@ pub struct BlindSettings {
     /// Positions of the lookahead (0: none).
     #[serde(default)]
     pub lookahead: usize,
+    /// Samples of HOP's check of the card to turn up (0, as in files
+    /// written before there was one: none).
+    #[serde(default)]
+    pub check: usize,
     pub seed: u64,
 }
 

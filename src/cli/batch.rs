@@ -101,6 +101,11 @@ pub struct Args {
     /// (0: the move that scores best, as the first study's player did).
     #[arg(long, value_name = "N", default_value_t = 5_000, requires = "hidden")]
     hidden_lookahead: usize,
+    /// With --hidden (hop): with at most one stock row left, check each
+    /// card the plans turn up against the lookahead's lines to a card, on N
+    /// sampled completions solved after each (0: no check).
+    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_CHECK, requires = "hidden", value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
+    hidden_check: usize,
     /// With --hidden: seed of the samples (the same seed plays the same
     /// games).
     #[arg(long, value_name = "N", default_value_t = 1, requires = "hidden", value_parser = super::flags::whole(0, u64::MAX))]
@@ -128,6 +133,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             },
             max_moves: 1000,
             lookahead: args.hidden_lookahead,
+            check: args.hidden_check,
             seed: args.seed,
         };
         let (code, records) = super::hidden::run(

@@ -31,6 +31,7 @@ fn kept(settings: &HiddenSettings) -> BlindSettings {
         max_positions: settings.limits.max_positions,
         max_moves: settings.max_moves,
         lookahead: settings.lookahead,
+        check: settings.check,
         seed: settings.seed,
     }
 }

@@ -286,6 +286,7 @@ fn blind_choice(
         limits: limits.clone(),
         max_moves: usize::MAX,
         lookahead: LOOKAHEAD,
+        check: spider_analyzer::unknown::blind::DEFAULT_CHECK,
         seed,
     }
     .new_player();
@@ -308,7 +309,7 @@ pub(crate) fn print_hint(
     } else {
         "completion"
     };
-    let Some(best) = hint.best() else {
+    let Some(top) = hint.best() else {
         writeln!(out, "move to play now: none (no legal move)")?;
         return Ok(());
     };
@@ -316,7 +317,7 @@ pub(crate) fn print_hint(
         writeln!(
             out,
             "move to play now: unknown: no win was found in {} within the limits, so no move can be told better than another (raise --max-positions or --samples); the legal moves, by the tie-breaks only:",
-            any_of(best.of, which)
+            any_of(top.of, which)
         )?;
         for (index, m) in hint.moves.iter().enumerate() {
             writeln!(out, "{:>4}. {:<8} {}", index + 1, m.mv.to_string(), m.words)?;
@@ -333,13 +334,15 @@ pub(crate) fn print_hint(
     // The blind player's move, where it is one of the legal moves shown.
     let best = blind
         .and_then(|c| hint.moves.iter().find(|m| m.mv == c.mv))
-        .unwrap_or(best);
+        .unwrap_or(top);
     writeln!(out, "move to play now: {}  ({})", best.mv, best.words)?;
     if let Some(choice) = blind.filter(|c| c.mv == best.mv) {
         writeln!(
             out,
             "  the blind player's move (the same player as `spider play`): {}",
-            if choice.win_estimate.is_some() {
+            if choice.checked {
+                "its line to a card to turn up won in more sampled completions than the card its plans would turn up (see docs/unknown-cards.md)"
+            } else if choice.win_estimate.is_some() {
                 "most of its sampled wins start with it"
             } else {
                 "by looking ahead, no sampled completion won"
@@ -371,6 +374,8 @@ pub(crate) fn print_hint(
     }
     writeln!(out, "every legal move, best first:")?;
     for (index, m) in hint.moves.iter().enumerate() {
+        // Ties are with the first move listed, the largest share (the
+        // blind player's move may be another).
         // The interval only for a sample: over every completion the share
         // is exact.
         let share = m.share.map_or(String::new(), |s| {
@@ -386,7 +391,7 @@ pub(crate) fn print_hint(
             }
         });
         let note = kind_words(m.kind);
-        let tie = if index > 0 && tied(m, best, sampled) {
+        let tie = if index > 0 && tied(m, top, sampled) {
             if sampled {
                 "  (tied with the best: the intervals overlap)"
             } else {

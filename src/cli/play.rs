@@ -59,6 +59,11 @@ pub struct Args {
     /// move whose position scores best).
     #[arg(long, value_name = "N", default_value_t = 5_000)]
     lookahead: usize,
+    /// With at most one stock row left, check each card the plans turn up
+    /// against the lookahead's lines to a card, on N sampled completions
+    /// solved after each (0: no check).
+    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_CHECK, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
+    check: usize,
     /// Seed of the samples (the same seed plays the same game).
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -108,6 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         max_moves: args.max_moves,
         lookahead: args.lookahead,
+        check: args.check,
         seed: args.seed,
     };
     let pool = rayon::ThreadPoolBuilder::new()

@@ -58,6 +58,21 @@ use crate::solve::{SolveError, Verdict, analyze_unshortened, score};
 const UNPLANNED_RESAMPLE: usize = 20;
 /// Moves without a plan in a row after which the game is given up.
 const UNPLANNED_GIVE_UP: usize = 200;
+/// Stock rows left at most when [`Hop`] checks the card it turns up (step
+/// 5 of the module docs).
+pub const CHECK_ROWS: usize = 1;
+/// The lookahead's lines a check weighs against the plans' move.
+pub const CHECK_LINES: usize = 3;
+/// The samples of a check at default settings (`--hidden-check`,
+/// `--check`).
+pub const DEFAULT_CHECK: usize = 10;
+
+/// How many more of `samples` checked completions a lookahead line must
+/// win than the plans' move to be played instead: a fifth of them, at
+/// least one (fewer would swap moves on the noise of a few samples).
+pub fn check_margin(samples: usize) -> usize {
+    (samples / 5).max(1)
+}
 
 /// One move of a blind game.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -215,6 +230,10 @@ pub struct Hop {
     /// Whether the plan is the lookahead's line rather than solved wins.
     looked_ahead: bool,
     unplanned_run: usize,
+    /// While the plan is a line chosen by a check of the card to turn up
+    /// (played to its end without another check): its share of the
+    /// checked completions.
+    checked: Option<Interval>,
     stats: PolicyStats,
 }
 
@@ -229,7 +248,72 @@ impl Hop {
             fresh: false,
             looked_ahead: false,
             unplanned_run: 0,
+            checked: None,
             stats: PolicyStats::default(),
+        }
+    }
+
+    /// Step 5 of the module docs: checks `mv`, the move the plans chose,
+    /// which turns up a card (or deals). Plays it, and each of the
+    /// lookahead's best lines to a card ([`CHECK_LINES`] at most), on the
+    /// same `check` sampled completions, and solves each from where it
+    /// ends with that completion's cards known. Returns the lookahead line
+    /// won in most, with its wins and the samples, when it is won in at
+    /// least [`check_margin`] more than `mv`; `None` keeps `mv`.
+    fn check_reveal(
+        &mut self,
+        view: &View,
+        mv: Move,
+        cancel: &AtomicBool,
+    ) -> Result<Option<(Vec<Move>, usize, usize)>, SolveError> {
+        let samples = self.settings.check;
+        let masked = view.deal();
+        let found = super::lookahead::lines(&masked, self.settings.lookahead.max(1), &self.seen)?;
+        let mut lines: Vec<Vec<Move>> = vec![vec![mv]];
+        for line in found.leaves.into_iter().take(CHECK_LINES) {
+            if !line.moves.is_empty() && !lines.contains(&line.moves) {
+                lines.push(line.moves);
+            }
+        }
+        if lines.len() < 2 {
+            return Ok(None);
+        }
+        let candidates = view.unseen();
+        let fills: Vec<Vec<Card>> = (0..samples)
+            .map(|_| draw(&candidates, &mut self.rng))
+            .collect();
+        let limits = &self.settings.limits;
+        let jobs: Vec<(usize, usize)> = (0..lines.len())
+            .flat_map(|l| (0..fills.len()).map(move |f| (l, f)))
+            .collect();
+        let won = jobs
+            .par_iter()
+            .map(|&(l, f)| {
+                let filled = masked.with_unknowns_filled(&fills[f])?;
+                let game = crate::game::Game::new(&filled)?;
+                let mut position = game.start().clone();
+                for &step in &lines[l] {
+                    position = game.apply(&position, step).position;
+                }
+                if position.is_won() {
+                    return Ok(true);
+                }
+                let deal = game
+                    .deal_at(&position)
+                    .expect("a completion has no unknown card");
+                let analysis = analyze_unshortened(&deal, limits, cancel)?;
+                Ok(analysis.verdict == Verdict::Winnable)
+            })
+            .collect::<Result<Vec<bool>, SolveError>>()?;
+        let n = fills.len();
+        let wins = |l: usize| (0..n).filter(|&f| won[l * n + f]).count();
+        let best = (1..lines.len())
+            .max_by_key(|&l| (wins(l), std::cmp::Reverse(l)))
+            .expect("two lines");
+        if wins(best) >= wins(0) + check_margin(n) {
+            Ok(Some((lines[best].clone(), wins(best), n)))
+        } else {
+            Ok(None)
         }
     }
 
@@ -332,12 +416,14 @@ impl Policy for Hop {
                 mv,
                 win_estimate: None,
                 alternatives: Vec::new(),
+                checked: false,
             }));
         }
         if !self.looked_ahead {
             self.unplanned_run = 0;
         }
-        let votes = |mv: Move| self.plans.iter().filter(|p| p[0] == mv).count();
+        let votes_in = |plans: &[Vec<Move>], mv: Move| plans.iter().filter(|p| p[0] == mv).count();
+        let votes = |mv: Move| votes_in(&self.plans, mv);
         let mut ranked: Vec<Move> = legal.iter().copied().filter(|&mv| votes(mv) > 0).collect();
         // Stable: equal moves keep the order of `Game::moves`; max_by_key
         // took the last of equals, so reverse first to match it.
@@ -346,6 +432,26 @@ impl Policy for Hop {
         let Some(&mv) = ranked.first() else {
             return Ok(None);
         };
+        if self.checked.is_none()
+            && self.settings.check > 0
+            && view.rows_left() <= CHECK_ROWS
+            && (mv == Move::Deal || view.turns_up(mv).unwrap_or(0) > 0)
+            && let Some((line, wins, n)) = self.check_reveal(view, mv, cancel)?
+        {
+            self.stats.decisions += 1;
+            self.plans = vec![line];
+            self.looked_ahead = true;
+            self.checked = Interval::of(wins, n);
+        }
+        if self.checked.is_some() {
+            return Ok(Some(Choice {
+                mv: self.plans[0][0],
+                win_estimate: self.checked,
+                alternatives: Vec::new(),
+                checked: true,
+            }));
+        }
+        let votes = |mv: Move| votes_in(&self.plans, mv);
         // A lookahead line is no solved win: no estimate.
         let estimate = |mv: Move| {
             if self.looked_ahead {
@@ -358,6 +464,7 @@ impl Policy for Hop {
             mv,
             win_estimate: estimate(mv),
             alternatives: ranked[1..].iter().map(|&m| (m, estimate(m))).collect(),
+            checked: false,
         }))
     }
 
@@ -376,6 +483,7 @@ impl Policy for Hop {
         }
         if self.plans.is_empty() {
             self.looked_ahead = false;
+            self.checked = None;
         }
     }
 
@@ -443,6 +551,7 @@ impl Policy for Lookahead {
             mv: self.plan[0],
             win_estimate: None,
             alternatives: Vec::new(),
+            checked: false,
         }))
     }
 

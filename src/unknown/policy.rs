@@ -37,6 +37,10 @@ pub struct Choice {
     pub win_estimate: Option<Interval>,
     /// Other moves considered, best first, with their estimates.
     pub alternatives: Vec<(Move, Option<Interval>)>,
+    /// Whether the move starts a line that [`super::blind::Hop`]'s check
+    /// chose over the card its plans would turn up (the estimate is then
+    /// that line's share of the checked completions).
+    pub checked: bool,
 }
 
 /// Counts a policy keeps.
@@ -111,6 +115,11 @@ pub struct HiddenSettings {
     /// within this many positions that turn up nothing; 0 plays the move
     /// whose position scores best instead (the player of the first study).
     pub lookahead: usize,
+    /// [`Player::Hop`]: before turning up a card with at most
+    /// [`super::blind::CHECK_ROWS`] stock rows left, weigh the plans' move
+    /// against the lookahead's lines to a card on this many sampled
+    /// completions (0: no check).
+    pub check: usize,
     /// Seeds the samples of the game (with the deal's number mixed in by
     /// the caller, so each game has its own).
     pub seed: u64,

@@ -133,6 +133,7 @@ impl Policy for Rollout {
                 mv,
                 win_estimate: None,
                 alternatives: Vec::new(),
+                checked: false,
             }));
         }
         let found = lines(&view.deal(), self.settings.lookahead.max(1), &self.seen)?;
@@ -149,6 +150,7 @@ impl Policy for Rollout {
                 mv: self.plan[0],
                 win_estimate: None,
                 alternatives: Vec::new(),
+                checked: false,
             }));
         }
         self.stats.decisions += 1;
@@ -187,6 +189,7 @@ impl Policy for Rollout {
                 .iter()
                 .map(|r| (candidates[r.0].moves[0], estimate(r)))
                 .collect(),
+            checked: false,
         }))
     }
 

@@ -1,0 +1,61 @@
+//! The position a blind game of own deal NUMBER (SUITS suits, the study's
+//! player and seed) reaches after K moves, as the player sees it (every
+//! face-down and stock card `XX`), as YAML on standard output.
+//!
+//! ```text
+//! cargo run --release --example blind_at -- 1 9 67 > seen.yaml
+//! ```
+use std::sync::atomic::AtomicBool;
+
+use spider_analyzer::cards::SuitCount;
+use spider_analyzer::deal::Rules;
+use spider_analyzer::deal::numbered::{SplitMix64, deal};
+use spider_analyzer::deal::yaml;
+use spider_analyzer::solve::Limits;
+use spider_analyzer::unknown::blind::{HiddenSettings, Player, play_blind};
+use spider_analyzer::unknown::referee::Referee;
+
+fn main() {
+    let args: Vec<u64> = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().expect("SUITS NUMBER K"))
+        .collect();
+    let [suits, number, k] = args[..] else {
+        panic!("usage: blind_at SUITS NUMBER K");
+    };
+    let suits = match suits {
+        1 => SuitCount::One,
+        2 => SuitCount::Two,
+        _ => SuitCount::Four,
+    };
+    let real = deal(number, suits, Rules::Standard);
+    let settings = HiddenSettings {
+        player: Player::Hop,
+        samples: 3,
+        limits: Limits {
+            max_positions: Some(100_000),
+            shorten_positions: 0,
+            ..Limits::default()
+        },
+        max_moves: 1000,
+        lookahead: 5000,
+        check: spider_analyzer::unknown::blind::DEFAULT_CHECK,
+        seed: SplitMix64::new(1 ^ number).next_u64(),
+    };
+    let cancel = AtomicBool::new(false);
+    let mut referee = Referee::new(&real).unwrap();
+    let mut player = settings.new_player();
+    play_blind(
+        &mut referee,
+        player.as_mut(),
+        k as usize,
+        &cancel,
+        &mut |m| eprintln!("{} {}", m.number, m.mv),
+    )
+    .unwrap();
+    print!("{}", yaml::to_string(&referee.view().deal()));
+    eprintln!(
+        "real:\n{}",
+        yaml::to_string(&referee.game().deal_at(referee.position()).unwrap())
+    );
+}
