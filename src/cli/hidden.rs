@@ -21,7 +21,7 @@ use spider_analyzer::deal::numbered::SplitMix64;
 use spider_analyzer::solve::Verdict;
 use spider_analyzer::stats::Interval;
 use spider_analyzer::text::count;
-use spider_analyzer::unknown::blind::{HiddenSettings, play_hidden};
+use spider_analyzer::unknown::blind::{HiddenSettings, Player, play_hidden};
 
 /// The settings as a results file keeps them.
 fn kept(settings: &HiddenSettings) -> BlindSettings {
@@ -31,7 +31,12 @@ fn kept(settings: &HiddenSettings) -> BlindSettings {
         max_positions: settings.limits.max_positions,
         max_moves: settings.max_moves,
         lookahead: settings.lookahead,
-        check: settings.check,
+        // Only HOP checks: the other players' files stay the same.
+        check: if settings.player == Player::Hop {
+            settings.check
+        } else {
+            0
+        },
         seed: settings.seed,
     }
 }
@@ -66,7 +71,7 @@ pub fn run(
     for record in existing.into_iter().filter(|r| config.includes(r)) {
         match &record.blind {
             Some(blind) if blind.settings != mine => anyhow::bail!(
-                "{}: deal {} was played blind with other settings (player {}, {}, {} positions, at most {}, seed {}): give the same flags, or another results file",
+                "{}: deal {} was played blind with other settings (player {}, {}, {} positions, lookahead {}, check {}, at most {}, seed {}): give the same flags, or another results file",
                 output.map_or(String::new(), |p| p.display().to_string()),
                 record.number,
                 blind.settings.player,
@@ -75,6 +80,8 @@ pub fn run(
                     .settings
                     .max_positions
                     .map_or("no limit on".into(), |m| m.to_string()),
+                blind.settings.lookahead,
+                blind.settings.check,
                 spider_analyzer::text::count(blind.settings.max_moves as u64, "move"),
                 blind.settings.seed
             ),
@@ -181,6 +188,8 @@ pub fn run(
                 "samples": settings.samples,
                 "max_positions": settings.limits.max_positions,
                 "max_moves": settings.max_moves,
+                "lookahead": settings.lookahead,
+                "check": kept(settings).check,
                 "seed": settings.seed,
             },
             "deals": n,
@@ -245,13 +254,17 @@ pub fn run(
         )?;
         writeln!(
             out,
-            "settings             player {}, {} per decision, {} positions per solve, at most {}, seed {} (--seed {} plays the same games)",
+            "settings             player {}, {} per decision, {} positions per solve, {}, at most {}, seed {} (--seed {} plays the same games)",
             settings.player,
             count(settings.samples as u64, "sample"),
             settings
                 .limits
                 .max_positions
                 .map_or("no limit on".to_string(), |m| m.to_string()),
+            match kept(settings).check {
+                0 => "no check".to_string(),
+                n => format!("{} a check", count(n as u64, "sample")),
+            },
             count(settings.max_moves as u64, "move"),
             settings.seed,
             settings.seed

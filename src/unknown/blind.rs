@@ -26,6 +26,22 @@
 //!    scores best, among those not reached before in this game; with none,
 //!    the game is lost. Every 20 such moves in a row it samples again from
 //!    where it stands; after 200 it gives up.
+//! 5. Late in the game (at most [`CHECK_ROWS`] stock rows left), a move of
+//!    the plans that turns up a card (or deals) is *checked* first. Each
+//!    plan was solved with its sample's cards known, so it turns up a card
+//!    at once when its sample holds a good one there: a gamble a player who
+//!    cannot see the card should not take when a safer card can be turned
+//!    up. The check plays that move, and the lookahead's best lines to a
+//!    card ([`CHECK_LINES`] at most, [`super::lookahead::lines`]), on the
+//!    same `check` sampled completions, and solves each from where it ends
+//!    with that completion's cards known. A lookahead line won in at least
+//!    [`check_margin`] more completions than the plans' move is played
+//!    instead, to its end (the card it turns up). The lines' moves are
+//!    chosen before the card they turn up is known, so their shares are
+//!    honest about that card; the plans' move is not. (The losses study,
+//!    `examples/blind_losses.rs`, found HOP's games lost late, most often
+//!    by such a card; `examples/reveal_lines.rs` values the lines of a
+//!    position.)
 //!
 //! It stops when the game is won, when no move is left, or after
 //! `max_moves` moves. This is the cheap form of the hint (first moves
