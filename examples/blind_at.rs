@@ -1,9 +1,11 @@
 //! The position a blind game of own deal NUMBER (SUITS suits, the study's
 //! player and seed) reaches after K moves, as the player sees it (every
-//! face-down and stock card `XX`), as YAML on standard output.
+//! face-down and stock card `XX`), as YAML on standard output; the moves
+//! and the real position go to standard error. `CHECK=0` plays HOP
+//! without its check of the card to turn up (the player before it).
 //!
 //! ```text
-//! cargo run --release --example blind_at -- 1 9 67 > seen.yaml
+//! CHECK=0 cargo run --release --example blind_at -- 1 9 67 > seen.yaml
 //! ```
 use std::sync::atomic::AtomicBool;
 
@@ -39,7 +41,10 @@ fn main() {
         },
         max_moves: 1000,
         lookahead: 5000,
-        check: spider_analyzer::unknown::blind::DEFAULT_CHECK,
+        check: std::env::var("CHECK")
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(spider_analyzer::unknown::blind::DEFAULT_CHECK),
         seed: SplitMix64::new(1 ^ number).next_u64(),
     };
     let cancel = AtomicBool::new(false);

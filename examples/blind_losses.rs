@@ -11,6 +11,9 @@
 //! move turning up a card or not), the stock rows and face-down cards
 //! left before it.
 //!
+//! `CHECK=0` plays HOP without its check of the card to turn up (the
+//! player the first study measured).
+//!
 //! ```text
 //! cargo run --release --example blind_losses -- 2 1 20
 //! ```
@@ -55,7 +58,10 @@ fn main() {
             },
             max_moves: 1000,
             lookahead: 5000,
-            check: spider_analyzer::unknown::blind::DEFAULT_CHECK,
+            check: std::env::var("CHECK")
+                .ok()
+                .and_then(|c| c.parse().ok())
+                .unwrap_or(spider_analyzer::unknown::blind::DEFAULT_CHECK),
             seed: SplitMix64::new(1 ^ number).next_u64(),
         };
         let mut referee = Referee::new(&real).unwrap();

@@ -79,6 +79,8 @@ const UNPLANNED_GIVE_UP: usize = 200;
 pub const CHECK_ROWS: usize = 1;
 /// The lookahead's lines a check weighs against the plans' move.
 pub const CHECK_LINES: usize = 3;
+/// Mixed into the seed of the check's draws.
+const CHECK_SEED: u64 = 0x0c4e_c6ed_ca4d_5eed;
 /// The samples of a check at default settings (`--hidden-check`,
 /// `--check`).
 pub const DEFAULT_CHECK: usize = 10;
@@ -234,6 +236,9 @@ pub fn play_hidden(
 pub struct Hop {
     settings: HiddenSettings,
     rng: SplitMix64,
+    /// The check's own draws, so that a check that keeps the plans' move
+    /// leaves the plans' samples as they would be without it.
+    check_rng: SplitMix64,
     /// Winning lines of sampled completions that agree with every move
     /// played since they were found.
     plans: Vec<Vec<Move>>,
@@ -257,6 +262,7 @@ impl Hop {
     pub fn new(settings: HiddenSettings) -> Hop {
         Hop {
             rng: SplitMix64::new(settings.seed),
+            check_rng: SplitMix64::new(settings.seed ^ CHECK_SEED),
             settings,
             plans: Vec::new(),
             drawn: 0,
@@ -296,7 +302,7 @@ impl Hop {
         }
         let candidates = view.unseen();
         let fills: Vec<Vec<Card>> = (0..samples)
-            .map(|_| draw(&candidates, &mut self.rng))
+            .map(|_| draw(&candidates, &mut self.check_rng))
             .collect();
         let limits = &self.settings.limits;
         let jobs: Vec<(usize, usize)> = (0..lines.len())
