@@ -8,15 +8,18 @@
 //! *tasks*; task `p` of round `s` of layer `L`:
 //!
 //! 1. reads every record sent to part `p` of `L` (round 0: by earlier
-//!    layers; round `s`: by round `s - 1` of `L`), sorts them by
-//!    fingerprint and keeps the first of each (the one the in-memory
-//!    search would have kept: files and records are read in the order they
-//!    were generated), and drops those in part `p`'s seen set;
+//!    layers; round `s`: by round `s - 1` of `L`), computes their
+//!    fingerprints (the files hold none), sorts them by fingerprint and
+//!    keeps the first of each (the one the in-memory search would have
+//!    kept: files and records are read in the order they were generated),
+//!    and drops those in part `p`'s seen set;
 //! 2. adds the new fingerprints to the seen set (an [`FpTable`] in memory,
 //!    the table of the search in memory) and keeps them as a sorted run
 //!    ([`Run`], written to disk for a resumed search);
-//! 3. expands the new states in the order the in-memory search would, and
-//!    writes every successor (fingerprint and packed record) to one output
+//! 3. expands the new states in the order the in-memory search would
+//!    (in one process, a part's states wait for step 3 in a file when they
+//!    pass its share of the memory budget, and are read back a block at a
+//!    time), and writes every successor (its packed record) to one output
 //!    file, in Zstandard blocks keyed by target layer and part; but a
 //!    same-layer successor already in a seen set is counted as a duplicate
 //!    and neither built nor written (the task that reads it would drop it:
@@ -80,8 +83,8 @@ pub struct DiskOptions {
 }
 
 /// Format of the disk manifest (2: packs, seen runs named by the rounds
-/// they cover).
-const DISK_VERSION: u32 = 2;
+/// they cover; 3: records without their fingerprints).
+const DISK_VERSION: u32 = 3;
 /// Raw bytes of records gathered before a block is compressed and written.
 const BLOCK_BYTES: usize = if cfg!(test) { 1 << 12 } else { 1 << 18 };
 /// The most bytes of output files and seen runs kept in memory between two
@@ -361,10 +364,12 @@ impl<'m> BlockWriter<'m> {
             + (1 << 16)
     }
 
+    /// Adds `record`, of the state of fingerprint `fp`, to the records for
+    /// layer `target`. The fingerprint is not written: the reader computes
+    /// it again (a record alone packs about twice as well as with it).
     fn push(&mut self, target: u64, fp: u128, record: &[u8]) -> Result<(), CheckpointError> {
         let key = (target, part_of(fp) as u16);
         let (buf, count) = self.open.entry(key).or_default();
-        buf.extend_from_slice(&fp.to_le_bytes());
         buf.extend_from_slice(&(record.len() as u16).to_le_bytes());
         buf.extend_from_slice(record);
         *count += 1;
@@ -449,9 +454,14 @@ impl<'m> BlockWriter<'m> {
     }
 }
 
+/// The fingerprint of the state a packed record holds (its depth apart).
+type Fingerprint<'f> = &'f (dyn Fn(&[u8]) -> u128 + Sync);
+
 /// Calls `f` with every record (fingerprint, record) of the blocks of
-/// `info` that hold part `part` of `layer`, in the order written; the file
-/// is read from `memory` if it is there.
+/// `info` that hold part `part` of `layer`, in the order written, the
+/// fingerprints computed by `fingerprint`; the file is read from `memory`
+/// if it is there.
+#[allow(clippy::too_many_arguments)]
 fn read_blocks(
     dir: &Path,
     memory: Option<&MemFiles>,
@@ -459,6 +469,7 @@ fn read_blocks(
     info: &FileInfo,
     layer: u64,
     part: usize,
+    fingerprint: Fingerprint,
     mut f: impl FnMut(u128, &[u8]),
 ) -> Result<(), CheckpointError> {
     let (path, base) = match &info.pack {
@@ -493,16 +504,20 @@ fn read_blocks(
         let mut at = 0;
         let mut count = 0;
         while at < raw.len() {
-            if at + 18 > raw.len() {
+            if at + 2 > raw.len() {
                 return Err(damaged(&path, "a record cut short"));
             }
-            let fp = u128::from_le_bytes(raw[at..at + 16].try_into().expect("16 bytes"));
-            let len = u16::from_le_bytes([raw[at + 16], raw[at + 17]]) as usize;
-            at += 18;
-            if at + len > raw.len() || part_of(fp) != part {
+            let len = u16::from_le_bytes([raw[at], raw[at + 1]]) as usize;
+            at += 2;
+            if len < 2 || at + len > raw.len() {
                 return Err(damaged(&path, "a record out of shape"));
             }
-            f(fp, &raw[at..at + len]);
+            let record = &raw[at..at + len];
+            let fp = fingerprint(&record[2..]);
+            if part_of(fp) != part {
+                return Err(damaged(&path, "a record of another part"));
+            }
+            f(fp, record);
             at += len;
             count += 1;
         }
@@ -535,6 +550,7 @@ fn dedup_task(
     part: usize,
     seen: &mut FpTable,
     hold: Option<u64>,
+    fingerprint: Fingerprint,
 ) -> Result<(TaskOut, Frontier, Option<Run>), CheckpointError> {
     let layer = round.layer;
     let mut out = TaskOut {
@@ -545,15 +561,24 @@ fn dedup_task(
     let mut bytes: Vec<u8> = Vec::new();
     let mut inputs: Vec<Input> = Vec::new();
     for (k, (name, info)) in round.files.iter().enumerate() {
-        read_blocks(dir, memory, name, info, layer, part, |fp, record| {
-            inputs.push(Input {
-                fp,
-                at: bytes.len() as u64,
-                len: record.len() as u16,
-                file: k as u32,
-            });
-            bytes.extend_from_slice(record);
-        })?;
+        read_blocks(
+            dir,
+            memory,
+            name,
+            info,
+            layer,
+            part,
+            fingerprint,
+            |fp, record| {
+                inputs.push(Input {
+                    fp,
+                    at: bytes.len() as u64,
+                    len: record.len() as u16,
+                    file: k as u32,
+                });
+                bytes.extend_from_slice(record);
+            },
+        )?;
     }
     out.inputs = inputs.len() as u64;
     // The records, and the inputs twice (sorted, then the first of each).
@@ -992,7 +1017,15 @@ where
             })?;
         let keep_leaves = self.on_leaf.is_some();
         let mut seen = load_seen(&options.dir, round.layer, part, round.step)?;
-        let (out, frontier, _) = dedup_task(&options.dir, None, &round, part, &mut seen, None)?;
+        let (out, frontier, _) = dedup_task(
+            &options.dir,
+            None,
+            &round,
+            part,
+            &mut seen,
+            None,
+            &|packed: &[u8]| self.problem.fingerprint(&self.problem.unpack(packed)),
+        )?;
         // Only this part's seen set is at hand.
         let mut known = vec![None; PARTS];
         known[part] = Some(&seen);
@@ -1154,6 +1187,7 @@ where
             // Every part's frontier waits for the others' in one process: in
             // memory up to a part's share of the budget, else in a file.
             let hold = Some(budget / PARTS as u64);
+            let fingerprint = |packed: &[u8]| problem.fingerprint(&problem.unpack(packed));
             let outs: Vec<TaskOut> = match &options.launcher {
                 None => pool
                     .install(|| {
@@ -1166,7 +1200,9 @@ where
                             .par_iter_mut()
                             .enumerate()
                             .with_max_len(1)
-                            .map(|(part, seen)| dedup_task(&dir, memory, &round, part, seen, hold))
+                            .map(|(part, seen)| {
+                                dedup_task(&dir, memory, &round, part, seen, hold, &fingerprint)
+                            })
                             .collect::<Result<Vec<_>, _>>()?;
                         let known: Vec<Option<&FpTable>> = seen.iter().map(Some).collect();
                         firsts
