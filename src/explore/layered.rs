@@ -424,9 +424,9 @@ where
 
     /// The most bytes a search on disk keeps in memory of what it would
     /// otherwise write: output files between two manifests, and the states
-    /// that wait between the two halves of a round (past a sixteenth of it,
-    /// a part's new states go to a file and are read back a chunk at a
-    /// time). The default is 32 MiB, or an eighth of [`Limits::max_memory`]
+    /// that wait between the two halves of a round (a quarter of it: past a
+    /// sixteenth of that, a part's new states go to a file and are read back
+    /// a chunk at a time). The default is 32 MiB, or an eighth of [`Limits::max_memory`]
     /// if that is less. Counts and verdicts do not depend on it.
     pub fn disk_memory(mut self, bytes: u64) -> Self {
         self.disk_memory = Some(bytes);

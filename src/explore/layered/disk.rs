@@ -1185,8 +1185,9 @@ where
             let stopping = || out_of_time(limits, cancel, started).is_some();
             let mut runs: Vec<Option<Run>> = Vec::new();
             // Every part's frontier waits for the others' in one process: in
-            // memory up to a part's share of the budget, else in a file.
-            let hold = Some(budget / PARTS as u64);
+            // memory up to a part's share of a quarter of the budget (held
+            // as it is, not compressed), else in a file.
+            let hold = Some(budget / (4 * PARTS as u64));
             let fingerprint = |packed: &[u8]| problem.fingerprint(&problem.unpack(packed));
             let outs: Vec<TaskOut> = match &options.launcher {
                 None => pool
@@ -1756,13 +1757,13 @@ mod tests {
     /// A search whose frontiers pass the memory budget writes them to
     /// files and reads them back a chunk at a time: the same counts, goal
     /// and depth as the search in memory, and no file left. With a budget
-    /// of 1 KiB (64 bytes a part) small frontiers stay in memory, the rest
+    /// of 4 KiB (64 bytes a part) small frontiers stay in memory, the rest
     /// go to files; with none, every frontier does, and so does every
     /// output file.
     #[test]
     fn a_search_whose_frontier_passes_the_memory_budget_counts_the_same() {
         let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
-        for (budget, jobs) in [(1 << 10, 1), (1 << 10, 2), (0, 2)] {
+        for (budget, jobs) in [(4 << 10, 1), (4 << 10, 2), (0, 2)] {
             let dir = tempfile::tempdir().unwrap();
             let disk = Layered::new(&Walk)
                 .stop(Stop::Exhaust)
