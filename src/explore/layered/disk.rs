@@ -636,7 +636,6 @@ fn dedup_task(
             )),
             path,
             blocks: Vec::new(),
-            bytes: 0,
         };
         let mut raw = Vec::new();
         for chunk in survivors.chunks(FRONTIER_BLOCK) {
@@ -693,7 +692,6 @@ struct FrontierFile {
     out: Option<BufWriter<fs::File>>,
     /// Each block's bytes on disk, raw bytes and records.
     blocks: Vec<(u32, u32, u32)>,
-    bytes: u64,
 }
 
 impl FrontierFile {
@@ -703,7 +701,6 @@ impl FrontierFile {
         out.write_all(&packed).map_err(io_error(&self.path))?;
         self.blocks
             .push((packed.len() as u32, raw.len() as u32, count));
-        self.bytes += packed.len() as u64;
         Ok(())
     }
 
