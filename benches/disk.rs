@@ -16,6 +16,9 @@
 //! `DISK_BENCH_DIR` where the files go (default a temporary directory);
 //! `DISK_BENCH_RUNS` how many times each way, in turn (default 3; the
 //! medians are printed, and the ratio of the CPU times).
+//! `DISK_BENCH_BASE`, a path to another `spider` (say, main's), adds its
+//! search on disk to each turn, A against B in the same run: its counts
+//! must be the same, and its medians are printed beside this one's.
 //! Run: `cargo bench --bench disk` (about 4 minutes on a quiet machine).
 
 use std::path::{Path, PathBuf};
@@ -46,8 +49,7 @@ struct Run {
     json: serde_json::Value,
 }
 
-fn run(file: &str, stage: &str, disk: Option<&Path>) -> Run {
-    let exe = env!("CARGO_BIN_EXE_spider");
+fn run(exe: &str, file: &str, stage: &str, disk: Option<&Path>) -> Run {
     let mut command = Command::new("/usr/bin/time");
     command
         .args(["-f", "%e %U %S %M", exe, "graph", file, "--stage", stage])
@@ -125,12 +127,37 @@ fn main() {
         "disk bench: {file} stage {stage}, {runs} runs each way, load {}",
         load().trim()
     );
+    let exe = env!("CARGO_BIN_EXE_spider");
+    let base = std::env::var("DISK_BENCH_BASE").ok();
+    if let Some(base) = &base {
+        println!("  base (B): {base}; this build (A): {exe}");
+    }
     let mut memories = Vec::new();
     let mut disks = Vec::new();
+    let mut bases = Vec::new();
     for _ in 0..runs {
-        memories.push(run(&file, &stage, None));
-        disks.push(run(&file, &stage, Some(&dir)));
+        memories.push(run(exe, &file, &stage, None));
+        disks.push(run(exe, &file, &stage, Some(&dir)));
         let _ = std::fs::remove_dir_all(&dir);
+        if let Some(base) = &base {
+            bases.push(run(base, &file, &stage, Some(&dir)));
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+    for (b, d) in bases.iter().zip(&disks) {
+        for key in ["positions", "moves", "layers", "stages", "reveals"] {
+            assert_eq!(d.json[key], b.json[key], "{key} differ from the base's");
+        }
+        println!(
+            "  run: base on disk {:.1} s CPU, {:.0} MB, {:.0} MB on disk; \
+             this on disk {:.1} s CPU, {:.0} MB, {:.0} MB on disk",
+            b.cpu,
+            b.rss as f64 / 1e6,
+            b.disk as f64 / 1e6,
+            d.cpu,
+            d.rss as f64 / 1e6,
+            d.disk as f64 / 1e6,
+        );
     }
     for (m, d) in memories.iter().zip(&disks) {
         for key in ["positions", "moves", "layers", "stages", "reveals"] {
@@ -151,9 +178,14 @@ fn main() {
     }
     let memory = median(memories);
     let disk = median(disks);
+    let base = (!bases.is_empty()).then(|| median(bases));
     let positions = memory.json["positions"].as_f64().unwrap_or(1.0);
     println!("same counts: {positions} positions, layer by layer");
-    for (name, r) in [("in memory", &memory), ("on disk", &disk)] {
+    let mut named = vec![("in memory", &memory), ("on disk", &disk)];
+    if let Some(base) = &base {
+        named.push(("base disk", base));
+    }
+    for (name, r) in named {
         let rate = positions / r.wall;
         println!(
             "{name:>9}: {:.1} s wall, {:.1} s CPU, {:.2} M positions/s, \
@@ -185,6 +217,14 @@ fn main() {
         disk.wall / memory.wall,
         disk.rss as f64 / memory.rss as f64
     );
+    if let Some(base) = &base {
+        println!(
+            "on disk, this / the base (medians): {:.2}x the CPU, {:.2}x the memory, {:.2}x the disk",
+            disk.cpu / base.cpu,
+            disk.rss as f64 / base.rss as f64,
+            disk.disk as f64 / base.disk.max(1) as f64
+        );
+    }
     println!(
         "targets: under 8 bytes of memory a position on disk: {}; 10^10 within about 2 h: {}",
         if (disk.rss as f64 / positions) < 8.0 {

@@ -361,6 +361,7 @@ where
     compress_above: Option<u64>,
     batch_time: Duration,
     disk: Option<(DiskOptions, String)>,
+    disk_memory: Option<u64>,
 }
 
 impl<'a, P: PackedProblem> Layered<'a, P>
@@ -384,6 +385,7 @@ where
             compress_above: None,
             batch_time: BATCH_TIME,
             disk: None,
+            disk_memory: None,
         }
     }
 
@@ -417,6 +419,17 @@ where
     /// directory is its own checkpoint). Deduplicated searches only.
     pub fn disk(mut self, options: DiskOptions, id: impl Into<String>) -> Self {
         self.disk = Some((options, id.into()));
+        self
+    }
+
+    /// The most bytes a search on disk keeps in memory of what it would
+    /// otherwise write: output files between two manifests, and the states
+    /// that wait between the two halves of a round (a quarter of it: past a
+    /// sixteenth of that, a part's new states go to a file and are read back
+    /// a chunk at a time). The default is 32 MiB, or an eighth of [`Limits::max_memory`]
+    /// if that is less. Counts and verdicts do not depend on it.
+    pub fn disk_memory(mut self, bytes: u64) -> Self {
+        self.disk_memory = Some(bytes);
         self
     }
 

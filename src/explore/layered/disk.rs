@@ -8,15 +8,18 @@
 //! *tasks*; task `p` of round `s` of layer `L`:
 //!
 //! 1. reads every record sent to part `p` of `L` (round 0: by earlier
-//!    layers; round `s`: by round `s - 1` of `L`), sorts them by
-//!    fingerprint and keeps the first of each (the one the in-memory
-//!    search would have kept: files and records are read in the order they
-//!    were generated), and drops those in part `p`'s seen set;
+//!    layers; round `s`: by round `s - 1` of `L`), computes their
+//!    fingerprints (the files hold none), sorts them by fingerprint and
+//!    keeps the first of each (the one the in-memory search would have
+//!    kept: files and records are read in the order they were generated),
+//!    and drops those in part `p`'s seen set;
 //! 2. adds the new fingerprints to the seen set (an [`FpTable`] in memory,
 //!    the table of the search in memory) and keeps them as a sorted run
 //!    ([`Run`], written to disk for a resumed search);
-//! 3. expands the new states in the order the in-memory search would, and
-//!    writes every successor (fingerprint and packed record) to one output
+//! 3. expands the new states in the order the in-memory search would
+//!    (in one process, a part's states wait for step 3 in a file when they
+//!    pass its share of the memory budget, and are read back a block at a
+//!    time), and writes every successor (its packed record) to one output
 //!    file, in Zstandard blocks keyed by target layer and part; but a
 //!    same-layer successor already in a seen set is counted as a duplicate
 //!    and neither built nor written (the task that reads it would drop it:
@@ -80,8 +83,8 @@ pub struct DiskOptions {
 }
 
 /// Format of the disk manifest (2: packs, seen runs named by the rounds
-/// they cover).
-const DISK_VERSION: u32 = 2;
+/// they cover; 3: records without their fingerprints).
+const DISK_VERSION: u32 = 3;
 /// Raw bytes of records gathered before a block is compressed and written.
 const BLOCK_BYTES: usize = if cfg!(test) { 1 << 12 } else { 1 << 18 };
 /// The most bytes of output files and seen runs kept in memory between two
@@ -361,10 +364,12 @@ impl<'m> BlockWriter<'m> {
             + (1 << 16)
     }
 
+    /// Adds `record`, of the state of fingerprint `fp`, to the records for
+    /// layer `target`. The fingerprint is not written: the reader computes
+    /// it again (the files take 0.57 times the bytes without).
     fn push(&mut self, target: u64, fp: u128, record: &[u8]) -> Result<(), CheckpointError> {
         let key = (target, part_of(fp) as u16);
         let (buf, count) = self.open.entry(key).or_default();
-        buf.extend_from_slice(&fp.to_le_bytes());
         buf.extend_from_slice(&(record.len() as u16).to_le_bytes());
         buf.extend_from_slice(record);
         *count += 1;
@@ -381,15 +386,7 @@ impl<'m> BlockWriter<'m> {
         raw: &[u8],
         count: u32,
     ) -> Result<(), CheckpointError> {
-        let mut packed = FILE_ZSTD
-            .with_borrow_mut(|(compressor, _)| {
-                compressor
-                    .get_or_insert_with(|| {
-                        zstd::bulk::Compressor::new(FILE_LEVEL).expect("a compression context")
-                    })
-                    .compress(raw)
-            })
-            .map_err(io_error(&self.path))?;
+        let mut packed = compress_block(raw).map_err(io_error(&self.path))?;
         let len = packed.len() as u64;
         if let Sink::Memory(files, data) = &mut self.out {
             let len = packed.len() as u64;
@@ -457,9 +454,14 @@ impl<'m> BlockWriter<'m> {
     }
 }
 
+/// The fingerprint of the state a packed record holds (its depth apart).
+type Fingerprint<'f> = &'f (dyn Fn(&[u8]) -> u128 + Sync);
+
 /// Calls `f` with every record (fingerprint, record) of the blocks of
-/// `info` that hold part `part` of `layer`, in the order written; the file
-/// is read from `memory` if it is there.
+/// `info` that hold part `part` of `layer`, in the order written, the
+/// fingerprints computed by `fingerprint`; the file is read from `memory`
+/// if it is there.
+#[allow(clippy::too_many_arguments)]
 fn read_blocks(
     dir: &Path,
     memory: Option<&MemFiles>,
@@ -467,6 +469,7 @@ fn read_blocks(
     info: &FileInfo,
     layer: u64,
     part: usize,
+    fingerprint: Fingerprint,
     mut f: impl FnMut(u128, &[u8]),
 ) -> Result<(), CheckpointError> {
     let (path, base) = match &info.pack {
@@ -497,28 +500,24 @@ fn read_blocks(
                 &packed
             }
         };
-        let raw = FILE_ZSTD
-            .with_borrow_mut(|(_, decompressor)| {
-                decompressor
-                    .get_or_insert_with(|| {
-                        zstd::bulk::Decompressor::new().expect("a decompression context")
-                    })
-                    .decompress(packed, block.raw as usize)
-            })
-            .map_err(io_error(&path))?;
+        let raw = decompress_block(packed, block.raw as usize).map_err(io_error(&path))?;
         let mut at = 0;
         let mut count = 0;
         while at < raw.len() {
-            if at + 18 > raw.len() {
+            if at + 2 > raw.len() {
                 return Err(damaged(&path, "a record cut short"));
             }
-            let fp = u128::from_le_bytes(raw[at..at + 16].try_into().expect("16 bytes"));
-            let len = u16::from_le_bytes([raw[at + 16], raw[at + 17]]) as usize;
-            at += 18;
-            if at + len > raw.len() || part_of(fp) != part {
+            let len = u16::from_le_bytes([raw[at], raw[at + 1]]) as usize;
+            at += 2;
+            if len < 2 || at + len > raw.len() {
                 return Err(damaged(&path, "a record out of shape"));
             }
-            f(fp, &raw[at..at + len]);
+            let record = &raw[at..at + len];
+            let fp = fingerprint(&record[2..]);
+            if part_of(fp) != part {
+                return Err(damaged(&path, "a record of another part"));
+            }
+            f(fp, record);
             at += len;
             count += 1;
         }
@@ -540,17 +539,19 @@ struct Input {
 /// The first half of task `part` of `round`: reads and deduplicates its
 /// inputs against `seen` (the part's seen set), and adds the new states to
 /// it; the task's counts so far, the states to expand, in the in-memory
-/// search's order (compressed if `compact`), and, with `memory` (in one
-/// process), their run for the driver to write (without, it is written
-/// now). The inputs are read from `memory` if they are there.
+/// search's order (written to a file if they pass `hold` bytes), and, with
+/// `memory` (in one process), their run for the driver to write (without,
+/// it is written now). The inputs are read from `memory` if they are
+/// there.
 fn dedup_task(
     dir: &Path,
     memory: Option<&MemFiles>,
     round: &Round,
     part: usize,
     seen: &mut FpTable,
-    compact: bool,
-) -> Result<(TaskOut, Arena, Option<Run>), CheckpointError> {
+    hold: Option<u64>,
+    fingerprint: Fingerprint,
+) -> Result<(TaskOut, Frontier, Option<Run>), CheckpointError> {
     let layer = round.layer;
     let mut out = TaskOut {
         part,
@@ -560,15 +561,24 @@ fn dedup_task(
     let mut bytes: Vec<u8> = Vec::new();
     let mut inputs: Vec<Input> = Vec::new();
     for (k, (name, info)) in round.files.iter().enumerate() {
-        read_blocks(dir, memory, name, info, layer, part, |fp, record| {
-            inputs.push(Input {
-                fp,
-                at: bytes.len() as u64,
-                len: record.len() as u16,
-                file: k as u32,
-            });
-            bytes.extend_from_slice(record);
-        })?;
+        read_blocks(
+            dir,
+            memory,
+            name,
+            info,
+            layer,
+            part,
+            fingerprint,
+            |fp, record| {
+                inputs.push(Input {
+                    fp,
+                    at: bytes.len() as u64,
+                    len: record.len() as u16,
+                    file: k as u32,
+                });
+                bytes.extend_from_slice(record);
+            },
+        )?;
     }
     out.inputs = inputs.len() as u64;
     // The records, and the inputs twice (sorted, then the first of each).
@@ -608,21 +618,168 @@ fn dedup_task(
     }
     // 2. The frontier, in the in-memory search's order: by shard, then as
     // generated.
-    survivors.sort_unstable_by_key(|i| (shard_of(i.fp), i.at));
-    let mut frontier = Arena::default();
-    for input in &survivors {
-        let at = input.at as usize;
-        frontier.push(&bytes[at..at + input.len as usize]);
-    }
-    drop(survivors);
     drop(new_fps);
-    if compact {
-        // It waits for every task's first half: compressed meanwhile.
-        frontier.compact();
-    }
+    survivors.sort_unstable_by_key(|i| (shard_of(i.fp), i.at));
+    let record = |input: &Input| {
+        let at = input.at as usize;
+        &bytes[at..at + input.len as usize]
+    };
+    let size: u64 = survivors.iter().map(|i| u64::from(i.len) + 2).sum();
+    let frontier = if hold.is_some_and(|hold| size > hold) {
+        // It would wait for every task's first half: to a file, read back
+        // a chunk at a time by the second.
+        let path = frontier_path(dir, part);
+        let mut file = FrontierFile {
+            out: Some(BufWriter::with_capacity(
+                1 << 16,
+                fs::File::create(&path).map_err(io_error(&path))?,
+            )),
+            path,
+            blocks: Vec::new(),
+        };
+        let mut raw = Vec::new();
+        for chunk in survivors.chunks(FRONTIER_BLOCK) {
+            raw.clear();
+            for input in chunk {
+                raw.extend_from_slice(&input.len.to_le_bytes());
+                raw.extend_from_slice(record(input));
+            }
+            file.push(&raw, chunk.len() as u32)?;
+        }
+        file.finish()?;
+        Frontier::File(file)
+    } else {
+        let mut frontier = Arena::default();
+        for input in &survivors {
+            frontier.push(record(input));
+        }
+        Frontier::Memory(frontier)
+    };
     out.memory = bytes_held;
-    out.frontier_bytes = frontier.bytes();
+    out.frontier_bytes = match &frontier {
+        Frontier::Memory(arena) => arena.bytes(),
+        Frontier::File(_) => 0,
+    };
     Ok((out, frontier, kept))
+}
+
+/// States in a block of a frontier's file, at most [`EXPAND_CHUNK`] (256
+/// in the unit tests, so that small searches write files of many blocks).
+const FRONTIER_BLOCK: usize = if cfg!(test) { 256 } else { EXPAND_CHUNK };
+
+/// Where part `part`'s frontier waits between the two halves of a round
+/// when it passes its share of the memory budget.
+fn frontier_path(dir: &Path, part: usize) -> PathBuf {
+    dir.join("frontier").join(format!("p{part:02}.blk"))
+}
+
+/// A task's new states, to be expanded in the in-memory search's order.
+enum Frontier {
+    /// Held in memory (a small frontier, or a task in a process of its
+    /// own, which expands right away).
+    Memory(Arena),
+    /// Written to a file, to be read back a chunk at a time.
+    File(FrontierFile),
+}
+
+/// A frontier on disk: Zstandard blocks of up to [`FRONTIER_BLOCK`] records
+/// (each its length in two bytes, then the record), one after another.
+/// The file is deleted when the frontier is dropped (expanded, or left by
+/// a round cut short).
+struct FrontierFile {
+    path: PathBuf,
+    /// The writer, until the file is finished.
+    out: Option<BufWriter<fs::File>>,
+    /// Each block's bytes on disk, raw bytes and records.
+    blocks: Vec<(u32, u32, u32)>,
+}
+
+impl FrontierFile {
+    fn push(&mut self, raw: &[u8], count: u32) -> Result<(), CheckpointError> {
+        let packed = compress_block(raw).map_err(io_error(&self.path))?;
+        let out = self.out.as_mut().expect("a file being written");
+        out.write_all(&packed).map_err(io_error(&self.path))?;
+        self.blocks
+            .push((packed.len() as u32, raw.len() as u32, count));
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<(), CheckpointError> {
+        if let Some(out) = self.out.take() {
+            out.into_inner()
+                .map_err(|e| e.into_error())
+                .map_err(io_error(&self.path))?;
+        }
+        Ok(())
+    }
+
+    /// Block `k`'s records into `arena` (emptied first), reading on from
+    /// `file` (opened at the first block).
+    fn read_block(
+        &self,
+        file: &mut Option<BufReader<fs::File>>,
+        k: usize,
+        arena: &mut Arena,
+    ) -> Result<(), CheckpointError> {
+        let path = &self.path;
+        let file = match file {
+            Some(file) => file,
+            None => file.insert(BufReader::with_capacity(
+                1 << 16,
+                fs::File::open(path).map_err(io_error(path))?,
+            )),
+        };
+        let (len, raw_len, count) = self.blocks[k];
+        let mut packed = vec![0; len as usize];
+        file.read_exact(&mut packed).map_err(io_error(path))?;
+        let raw = decompress_block(&packed, raw_len as usize).map_err(io_error(path))?;
+        *arena = Arena::default();
+        let mut at = 0;
+        while at < raw.len() {
+            let len = raw
+                .get(at..at + 2)
+                .map(|b| u16::from_le_bytes([b[0], b[1]]) as usize)
+                .ok_or_else(|| damaged(path, "a state cut short"))?;
+            let record = raw
+                .get(at + 2..at + 2 + len)
+                .ok_or_else(|| damaged(path, "a state cut short"))?;
+            arena.push(record);
+            at += 2 + len;
+        }
+        if arena.len() != count as usize {
+            return Err(damaged(path, "a block of the wrong length"));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for FrontierFile {
+    fn drop(&mut self) {
+        self.out = None;
+        let _ = fs::remove_file(&self.path);
+    }
+}
+
+/// `raw`, compressed with the thread's context.
+fn compress_block(raw: &[u8]) -> std::io::Result<Vec<u8>> {
+    FILE_ZSTD.with_borrow_mut(|(compressor, _)| {
+        compressor
+            .get_or_insert_with(|| {
+                zstd::bulk::Compressor::new(FILE_LEVEL).expect("a compression context")
+            })
+            .compress(raw)
+    })
+}
+
+/// The `raw` bytes `packed` holds, decompressed with the thread's context.
+fn decompress_block(packed: &[u8], raw: usize) -> std::io::Result<Vec<u8>> {
+    FILE_ZSTD.with_borrow_mut(|(_, decompressor)| {
+        decompressor
+            .get_or_insert_with(|| {
+                zstd::bulk::Decompressor::new().expect("a decompression context")
+            })
+            .decompress(packed, raw)
+    })
 }
 
 /// Writes `run` to `path`; its bytes.
@@ -649,7 +806,7 @@ fn expand_task<P: PackedProblem>(
     files: Option<&MemFiles>,
     round: &Round,
     mut out: TaskOut,
-    mut frontier: Arena,
+    mut frontier: Frontier,
     known: &[Option<&FpTable>],
     keep_leaves: bool,
     stopping: &(dyn Fn() -> bool + Sync),
@@ -670,11 +827,33 @@ where
     let mut units: Vec<UnitOut<P::State>> = Vec::new();
     let mut drop_same: Vec<bool> = Vec::new();
     let mut filtered = 0u64;
-    let mut from = 0;
-    while from < frontier.len() {
-        let chunk_end = frontier.len().min(from + EXPAND_CHUNK);
-        frontier.thaw(from, chunk_end);
-        let arenas = std::slice::from_ref(&frontier);
+    // The next state (in memory) or block (on disk) to expand, and the
+    // block read last.
+    let mut next = 0;
+    let mut reader = None;
+    let mut read = Arena::default();
+    loop {
+        let (arena, mut from, chunk_end) = match &mut frontier {
+            Frontier::Memory(arena) => {
+                // Nothing reads the states before `next` again.
+                arena.free_before(next);
+                if next >= arena.len() {
+                    break;
+                }
+                let from = next;
+                next = arena.len().min(from + EXPAND_CHUNK);
+                (&*arena, from, next)
+            }
+            Frontier::File(file) => {
+                if next >= file.blocks.len() {
+                    break;
+                }
+                file.read_block(&mut reader, next, &mut read)?;
+                next += 1;
+                (&read, 0, read.len())
+            }
+        };
+        let arenas = std::slice::from_ref(arena);
         units.clear();
         while from < chunk_end {
             if stopping() {
@@ -736,16 +915,14 @@ where
                     filtered += 1;
                     continue;
                 }
-                write_successor(problem, &frontier, e, &mut writer, &mut scratch)?;
+                write_successor(problem, arena, e, &mut writer, &mut scratch)?;
             }
             for e in &unit.later.items {
-                write_successor(problem, &frontier, e, &mut writer, &mut scratch)?;
+                write_successor(problem, arena, e, &mut writer, &mut scratch)?;
             }
         }
-        let scratch_bytes = units_bytes + drop_same.capacity();
+        let scratch_bytes = units_bytes + drop_same.capacity() + read.bytes() as usize;
         memory = memory.max(writer.memory() + scratch_bytes as u64);
-        // Nothing reads the chunk's states again.
-        frontier.free_before(chunk_end);
     }
     if filtered > 0 {
         *out.dups.entry(layer).or_default() += filtered;
@@ -837,7 +1014,15 @@ where
             })?;
         let keep_leaves = self.on_leaf.is_some();
         let mut seen = load_seen(&options.dir, round.layer, part, round.step)?;
-        let (out, frontier, _) = dedup_task(&options.dir, None, &round, part, &mut seen, false)?;
+        let (out, frontier, _) = dedup_task(
+            &options.dir,
+            None,
+            &round,
+            part,
+            &mut seen,
+            None,
+            &|packed: &[u8]| self.problem.fingerprint(&self.problem.unpack(packed)),
+        )?;
         // Only this part's seen set is at hand.
         let mut known = vec![None; PARTS];
         known[part] = Some(&seen);
@@ -878,7 +1063,9 @@ where
             threads: pool.threads(),
             ..LayeredStats::default()
         };
-        for sub in ["blocks", "seen", "results"] {
+        // Frontiers left by a run cut short are read by no one.
+        let _ = fs::remove_dir_all(dir.join("frontier"));
+        for sub in ["blocks", "seen", "results", "frontier"] {
             let path = dir.join(sub);
             fs::create_dir_all(&path).map_err(io_error(&path))?;
         }
@@ -935,10 +1122,11 @@ where
         };
         let mut goal: Option<FoundGoal<P::State>> = None;
         let mut seen: Vec<FpTable> = Vec::new();
-        let budget = self
-            .limits
-            .max_memory
-            .map_or(MEMORY_FILES, |max| (max / 8).min(MEMORY_FILES));
+        let budget = self.disk_memory.unwrap_or_else(|| {
+            self.limits
+                .max_memory
+                .map_or(MEMORY_FILES, |max| (max / 8).min(MEMORY_FILES))
+        });
         let mut unsaved = Unsaved {
             written: Vec::new(),
             doomed: Vec::new(),
@@ -993,16 +1181,11 @@ where
             let (limits, cancel) = (&self.limits, self.cancel);
             let stopping = || out_of_time(limits, cancel, started).is_some();
             let mut runs: Vec<Option<Run>> = Vec::new();
-            // Every part's frontier waits for the others' in one process:
-            // compressed when the round is large.
-            let round_bytes: u64 = round
-                .files
-                .iter()
-                .flat_map(|(_, info)| &info.blocks)
-                .filter(|b| b.target == layer)
-                .map(|b| u64::from(b.raw))
-                .sum();
-            let compact = round_bytes > budget;
+            // Every part's frontier waits for the others' in one process: in
+            // memory up to a part's share of a quarter of the budget (held
+            // as it is, not compressed), else in a file.
+            let hold = Some(budget / (4 * PARTS as u64));
+            let fingerprint = |packed: &[u8]| problem.fingerprint(&problem.unpack(packed));
             let outs: Vec<TaskOut> = match &options.launcher {
                 None => pool
                     .install(|| {
@@ -1016,7 +1199,7 @@ where
                             .enumerate()
                             .with_max_len(1)
                             .map(|(part, seen)| {
-                                dedup_task(&dir, memory, &round, part, seen, compact)
+                                dedup_task(&dir, memory, &round, part, seen, hold, &fingerprint)
                             })
                             .collect::<Result<Vec<_>, _>>()?;
                         let known: Vec<Option<&FpTable>> = seen.iter().map(Some).collect();
@@ -1566,6 +1749,88 @@ mod tests {
             let blocks = fs::read_dir(dir.path().join("blocks")).unwrap().count();
             assert_eq!(blocks, 0);
         }
+    }
+
+    /// A search whose frontiers pass the memory budget writes them to
+    /// files and reads them back a chunk at a time: the same counts, goal
+    /// and depth as the search in memory, and no file left. With a budget
+    /// of 4 KiB (64 bytes a part) small frontiers stay in memory, the rest
+    /// go to files; with none, every frontier does, and so does every
+    /// output file.
+    #[test]
+    fn a_search_whose_frontier_passes_the_memory_budget_counts_the_same() {
+        let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
+        for (budget, jobs) in [(4 << 10, 1), (4 << 10, 2), (0, 2)] {
+            let dir = tempfile::tempdir().unwrap();
+            let disk = Layered::new(&Walk)
+                .stop(Stop::Exhaust)
+                .jobs(Some(jobs))
+                .disk_memory(budget)
+                .disk(on_disk(dir.path()), "walk")
+                .run()
+                .unwrap();
+            assert_eq!(disk.end, End::Exhausted);
+            assert_eq!(figures(&disk.stats), figures(&memory.stats));
+            assert_eq!(
+                disk.goal.unwrap().depth,
+                memory.goal.as_ref().unwrap().depth
+            );
+            for sub in ["blocks", "frontier"] {
+                let left = fs::read_dir(dir.path().join(sub)).unwrap().count();
+                assert_eq!(left, 0, "{sub}");
+            }
+        }
+    }
+
+    /// A frontier passes the budget in several blocks of a file (the
+    /// solver's proof of PySol 3, 30,000 positions, with no budget at
+    /// all), and a search stopped and resumed so counts the same.
+    #[test]
+    fn frontiers_in_files_of_many_blocks_count_the_same() {
+        use crate::solve::exhaustive::ExhaustiveProblem;
+        let deal = pysol::deal(3, Rules::Standard).unwrap();
+        let game = Game::new(&deal).unwrap();
+        let problem = ExhaustiveProblem::new(&game);
+        let limits = |max| Limits {
+            max_positions: Some(max),
+            ..Limits::default()
+        };
+        let memory = Layered::new(&problem)
+            .stop(Stop::Exhaust)
+            .limits(limits(30_000))
+            .run()
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let mut last = None;
+        for max in [15_000, 30_000] {
+            last = Some(
+                Layered::new(&problem)
+                    .stop(Stop::Exhaust)
+                    .jobs(Some(2))
+                    .limits(limits(max))
+                    .disk_memory(0)
+                    .disk(on_disk(dir.path()), "pysol 3")
+                    .run()
+                    .unwrap(),
+            );
+        }
+        let disk = last.unwrap();
+        assert!(disk.stats.resumed_layers > 0);
+        let finished = (memory.stats.layers.len() - 1).min(disk.stats.layers.len() - 1);
+        assert!(finished > 3);
+        let strip = |l: &LayerStats| LayerStats {
+            duplicates: 0,
+            ..l.clone()
+        };
+        for k in 0..finished {
+            assert_eq!(
+                strip(&disk.stats.layers[k]),
+                strip(&memory.stats.layers[k]),
+                "layer {k}"
+            );
+        }
+        let left = fs::read_dir(dir.path().join("frontier")).unwrap().count();
+        assert_eq!(left, 0);
     }
 
     /// A Spider stage search (50,810 positions in its first layer) counts
