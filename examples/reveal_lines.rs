@@ -7,6 +7,7 @@
 //! cargo run --release --example reveal_lines -- seen.yaml 20
 //! ```
 use std::collections::HashSet;
+use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
@@ -56,10 +57,15 @@ fn main() {
             })
             .count()
     };
-    println!("from here: {} of {n}", won_after(&[]));
+    // A closed pipe (`| head`) ends the listing, not in a panic.
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "from here: {} of {n}", won_after(&[])).is_err() {
+        return;
+    }
     for line in found.leaves.iter().chain(found.inner.iter()) {
         let text: Vec<String> = line.moves.iter().map(|m| m.to_string()).collect();
-        println!(
+        let written = writeln!(
+            out,
             "{:>3} of {n}  value {:>5}  {}{}",
             won_after(&line.moves),
             line.value,
@@ -70,6 +76,9 @@ fn main() {
                 "  (turns up nothing)"
             }
         );
+        if written.is_err() {
+            return;
+        }
     }
     let _ = view;
 }
