@@ -14,10 +14,9 @@ use std::sync::atomic::AtomicBool;
 use rayon::prelude::*;
 use spider_analyzer::deal::numbered::SplitMix64;
 use spider_analyzer::deal::yaml;
-use spider_analyzer::game::Game;
-use spider_analyzer::solve::{Limits, Verdict, analyze_unshortened};
+use spider_analyzer::solve::Limits;
 use spider_analyzer::unknown::lookahead::lines;
-use spider_analyzer::unknown::sample::draw;
+use spider_analyzer::unknown::sample::{draw, won_after};
 use spider_analyzer::unknown::view::View;
 
 fn main() {
@@ -36,30 +35,15 @@ fn main() {
         ..Limits::default()
     };
     let cancel = AtomicBool::new(false);
-    let won_after = |moves: &[spider_analyzer::game::Move]| -> usize {
+    let wins = |moves: &[spider_analyzer::game::Move]| -> usize {
         fills
             .par_iter()
-            .filter(|fill| {
-                let filled = seen.with_unknowns_filled(fill).unwrap();
-                let game = Game::new(&filled).unwrap();
-                let mut position = game.start().clone();
-                for &mv in moves {
-                    position = game.apply(&position, mv).position;
-                }
-                if position.is_won() {
-                    return true;
-                }
-                let deal = game.deal_at(&position).unwrap();
-                analyze_unshortened(&deal, &limits, &cancel)
-                    .unwrap()
-                    .verdict
-                    == Verdict::Winnable
-            })
+            .filter(|fill| won_after(&seen, fill, moves, &limits, &cancel).unwrap())
             .count()
     };
     // A closed pipe (`| head`) ends the listing, not in a panic.
     let mut out = std::io::stdout().lock();
-    if writeln!(out, "from here: {} of {n}", won_after(&[])).is_err() {
+    if writeln!(out, "from here: {} of {n}", wins(&[])).is_err() {
         return;
     }
     for line in found.leaves.iter().chain(found.inner.iter()) {
@@ -67,7 +51,7 @@ fn main() {
         let written = writeln!(
             out,
             "{:>3} of {n}  value {:>5}  {}{}",
-            won_after(&line.moves),
+            wins(&line.moves),
             line.value,
             text.join(" "),
             if line.turns_up {

@@ -66,7 +66,7 @@ pub use super::policy::{Choice, HiddenSettings, Player, Policy, PolicyStats};
 
 use super::hint::kind;
 use super::referee::Referee;
-use super::sample::draw;
+use super::sample::{draw, won_after};
 use super::view::View;
 use crate::solve::{SolveError, Verdict, analyze_unshortened, score};
 
@@ -310,22 +310,7 @@ impl Hop {
             .collect();
         let won = jobs
             .par_iter()
-            .map(|&(l, f)| {
-                let filled = masked.with_unknowns_filled(&fills[f])?;
-                let game = crate::game::Game::new(&filled)?;
-                let mut position = game.start().clone();
-                for &step in &lines[l] {
-                    position = game.apply(&position, step).position;
-                }
-                if position.is_won() {
-                    return Ok(true);
-                }
-                let deal = game
-                    .deal_at(&position)
-                    .expect("a completion has no unknown card");
-                let analysis = analyze_unshortened(&deal, limits, cancel)?;
-                Ok(analysis.verdict == Verdict::Winnable)
-            })
+            .map(|&(l, f)| won_after(&masked, &fills[f], &lines[l], limits, cancel))
             .collect::<Result<Vec<bool>, SolveError>>()?;
         let n = fills.len();
         let wins = |l: usize| (0..n).filter(|&f| won[l * n + f]).count();

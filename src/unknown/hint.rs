@@ -41,7 +41,7 @@ use crate::cards::{Card, CardSlot, Suit};
 use crate::deal::{Deal, PILES, Pile, ShapeError};
 use crate::game::{Game, Move, Position};
 
-use crate::solve::{Limits, SolveError, Verdict, analyze_unshortened};
+use crate::solve::{Limits, SolveError, Verdict};
 use crate::stats::Interval;
 
 use super::Decided;
@@ -318,14 +318,9 @@ pub fn hint(
         let found = tasks
             .into_par_iter()
             .map(|(i, c)| {
-                let filled = deal.with_unknowns_filled(&decided.completions[c].cards)?;
-                let mut after = Play::new(&filled)?;
-                after.apply(moves[i]);
-                if after.position().is_won() {
-                    return Ok(Some((i, c)));
-                }
-                let analysis = analyze_unshortened(&after.deal_now()?, limits, cancel)?;
-                Ok((analysis.verdict == Verdict::Winnable).then_some((i, c)))
+                let cards = &decided.completions[c].cards;
+                let won = super::sample::won_after(deal, cards, &[moves[i]], limits, cancel)?;
+                Ok(won.then_some((i, c)))
             })
             .collect::<Result<Vec<_>, SolveError>>()?;
         for (i, c) in found.into_iter().flatten() {

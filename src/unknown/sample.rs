@@ -20,7 +20,8 @@ use crate::cards::Card;
 use crate::deal::Deal;
 use crate::deal::numbered::SplitMix64;
 
-use crate::solve::{Limits, SolveError, analyze_unshortened};
+use crate::game::{Game, Move};
+use crate::solve::{Limits, SolveError, Verdict, analyze_unshortened};
 
 use super::decided::{Completion, CompletionError, Decided};
 
@@ -96,6 +97,33 @@ pub fn draw(candidates: &[Card], rng: &mut SplitMix64) -> Vec<Card> {
 pub fn draw_sample(candidates: &[Card], size: usize, seed: u64) -> Vec<Vec<Card>> {
     let mut rng = SplitMix64::new(seed);
     (0..size).map(|_| draw(candidates, &mut rng)).collect()
+}
+
+/// Whether the completion of `deal` (a position with `XX` cards) that
+/// fills them with `fill` is won after `line`: the line played with those
+/// cards, then the position it reaches solved under `limits`. This is how
+/// a move or a line is valued against sampled completions (the hint's
+/// verification, the blind player's check).
+pub fn won_after(
+    deal: &Deal,
+    fill: &[Card],
+    line: &[Move],
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<bool, SolveError> {
+    let filled = deal.with_unknowns_filled(fill)?;
+    let game = Game::new(&filled)?;
+    let mut position = game.start().clone();
+    for &mv in line {
+        position = game.apply(&position, mv).position;
+    }
+    if position.is_won() {
+        return Ok(true);
+    }
+    let now = game
+        .deal_at(&position)
+        .expect("a completion has no unknown card to turn up");
+    Ok(analyze_unshortened(&now, limits, cancel)?.verdict == Verdict::Winnable)
 }
 
 /// Decides `size` completions of `deal` drawn uniformly (seeded with
