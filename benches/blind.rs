@@ -16,7 +16,6 @@ use std::sync::atomic::AtomicBool;
 
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::{Deal, Rules, numbered, pysol};
-use spider_analyzer::solve::Limits;
 use spider_analyzer::stats::Interval;
 use spider_analyzer::unknown::blind::{HiddenSettings, Player, play_hidden};
 
@@ -81,14 +80,8 @@ fn main() {
                 let settings = HiddenSettings {
                     player,
                     samples,
-                    limits: Limits {
-                        max_positions: Some(100_000),
-                        ..Limits::default()
-                    },
-                    max_moves: 1000,
-                    lookahead: 5_000,
-                    check: spider_analyzer::unknown::blind::DEFAULT_CHECK,
                     seed: 1 ^ number,
+                    ..HiddenSettings::default()
                 };
                 let the_deal = deal(suit, number);
                 let before = cpu_seconds();

@@ -11,10 +11,9 @@ use std::sync::atomic::AtomicBool;
 
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::Rules;
-use spider_analyzer::deal::numbered::{SplitMix64, deal};
+use spider_analyzer::deal::numbered::deal;
 use spider_analyzer::deal::yaml;
-use spider_analyzer::solve::Limits;
-use spider_analyzer::unknown::blind::{HiddenSettings, Player, play_blind};
+use spider_analyzer::unknown::blind::{HiddenSettings, play_blind};
 use spider_analyzer::unknown::referee::Referee;
 
 fn main() {
@@ -32,21 +31,13 @@ fn main() {
     };
     let real = deal(number, suits, Rules::Standard);
     let settings = HiddenSettings {
-        player: Player::Hop,
-        samples: 3,
-        limits: Limits {
-            max_positions: Some(100_000),
-            shorten_positions: 0,
-            ..Limits::default()
-        },
-        max_moves: 1000,
-        lookahead: 5000,
         check: std::env::var("CHECK")
             .ok()
             .and_then(|c| c.parse().ok())
             .unwrap_or(spider_analyzer::unknown::blind::DEFAULT_CHECK),
-        seed: SplitMix64::new(1 ^ number).next_u64(),
-    };
+        ..HiddenSettings::default()
+    }
+    .for_deal(number);
     let cancel = AtomicBool::new(false);
     let mut referee = Referee::new(&real).unwrap();
     let mut player = settings.new_player();

@@ -17,7 +17,6 @@ use rayon::prelude::*;
 use spider_analyzer::batch::{
     BatchConfig, BlindRecord, BlindSettings, Record, RecordWriter, decide, numbered_deal,
 };
-use spider_analyzer::deal::numbered::SplitMix64;
 use spider_analyzer::solve::Verdict;
 use spider_analyzer::stats::Interval;
 use spider_analyzer::text::count;
@@ -116,8 +115,7 @@ pub fn run(
             }
             let deal = numbered_deal(config.source, number, config.suits, config.rules)?;
             let mut record = decide(config, number, &cancel).with_context(|| format!("deal {number}"))?;
-            let mut mine = settings.clone();
-            mine.seed = SplitMix64::new(settings.seed ^ number as u64).next_u64();
+            let mine = settings.for_deal(number as u64);
             let hidden =
                 play_hidden(&deal, &mine, &cancel).with_context(|| format!("deal {number}"))?;
             if cancel.load(Ordering::Relaxed) {

@@ -281,20 +281,15 @@ fn blind_choice(
 ) -> anyhow::Result<Option<Choice>> {
     let view = View::of(deal)?;
     let mut player = HiddenSettings {
-        player: spider_analyzer::unknown::blind::Player::default(),
         samples,
         limits: limits.clone(),
         max_moves: usize::MAX,
-        lookahead: LOOKAHEAD,
-        check: spider_analyzer::unknown::blind::DEFAULT_CHECK,
         seed,
+        ..HiddenSettings::default()
     }
     .new_player();
     Ok(player.choose(&view, cancel)?)
 }
-
-/// The lookahead of the blind player of `hint`, as `play` has it.
-const LOOKAHEAD: usize = 5_000;
 
 /// The hint for people: the move to play (the blind player's when given,
 /// else the best share), then every legal move.

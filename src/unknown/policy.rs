@@ -124,3 +124,38 @@ pub struct HiddenSettings {
     /// the caller, so each game has its own).
     pub seed: u64,
 }
+
+impl Default for HiddenSettings {
+    /// The settings of `spider batch --hidden` and `spider play` at their
+    /// defaults (limits without a memory limit, which the command line
+    /// sets per thread): HOP, 3 samples a decision, 100,000 positions a
+    /// solve, 1000 moves, a lookahead of 5,000 positions, 10 samples a
+    /// check, seed 1.
+    fn default() -> HiddenSettings {
+        HiddenSettings {
+            player: Player::Hop,
+            samples: 3,
+            limits: Limits {
+                max_positions: Some(100_000),
+                shorten_positions: 0,
+                ..Limits::default()
+            },
+            max_moves: 1000,
+            lookahead: 5_000,
+            check: super::blind::DEFAULT_CHECK,
+            seed: 1,
+        }
+    }
+}
+
+impl HiddenSettings {
+    /// The settings of the game of deal `number` in a study: these, with
+    /// the seed mixed with the number, so that each game draws its own
+    /// samples and the same seed plays the same games.
+    pub fn for_deal(&self, number: u64) -> HiddenSettings {
+        HiddenSettings {
+            seed: crate::deal::numbered::SplitMix64::new(self.seed ^ number).next_u64(),
+            ..self.clone()
+        }
+    }
+}
