@@ -130,6 +130,9 @@ pub fn lines(
         moves.clear();
         game.moves(&position, &mut moves);
         for &mv in &moves {
+            if !first_empty_pile(&position, mv) {
+                continue;
+            }
             let step = game.apply(&position, mv);
             if step.position.is_won() {
                 let line = Line {
@@ -187,6 +190,25 @@ pub fn lines(
             turns_up: false,
         }),
     })
+}
+
+/// Whether `mv` is not a move into an empty pile after the first: every
+/// empty pile is worth the same to a player who cannot see the cards. An
+/// empty pile holds nothing, and what the deals will put on it is as
+/// unknown as what they will put on any other (the unseen cards are
+/// equally likely in every place), so a run moved into empty pile `j`
+/// rather than `i` reaches the same position with piles `i` and `j`
+/// swapped: the same lines from it, the same values, the same chances.
+/// Searching one of them keeps every choice and spares the copies, which
+/// late in a game, with several empty piles, would take most of the
+/// lookahead's positions.
+fn first_empty_pile(position: &Position, mv: Move) -> bool {
+    match mv {
+        Move::Shift { to, .. } if position.is_empty_pile(to as usize) => {
+            (0..to as usize).all(|pile| !position.is_empty_pile(pile))
+        }
+        _ => true,
+    }
 }
 
 /// The moves from the start to node `at` of `tree`, then `last`.
