@@ -191,6 +191,9 @@ struct Round {
 struct TaskOut {
     part: usize,
     inputs: u64,
+    /// The chunks the inputs were read in.
+    #[serde(default)]
+    chunks: u64,
     new: u64,
     /// Duplicates by the layer that made them.
     dups: BTreeMap<u64, u64>,
@@ -470,7 +473,7 @@ fn read_blocks(
     layer: u64,
     part: usize,
     fingerprint: Fingerprint,
-    mut f: impl FnMut(u128, &[u8]),
+    mut f: impl FnMut(u128, &[u8]) -> Result<(), CheckpointError>,
 ) -> Result<(), CheckpointError> {
     let (path, base) = match &info.pack {
         Some((pack, base)) => (blocks_path(dir, pack), *base),
@@ -517,7 +520,7 @@ fn read_blocks(
             if part_of(fp) != part {
                 return Err(damaged(&path, "a record of another part"));
             }
-            f(fp, record);
+            f(fp, record)?;
             at += len;
             count += 1;
         }
@@ -528,7 +531,8 @@ fn read_blocks(
     Ok(())
 }
 
-/// One input record of a task: where its bytes are and who made it.
+/// One input record of a task: where its bytes are in its chunk, and
+/// which file sent it.
 struct Input {
     fp: u128,
     at: u64,
@@ -536,13 +540,104 @@ struct Input {
     file: u32,
 }
 
+/// Bytes a record held in a chunk takes besides its own: its [`Input`]
+/// and, if it is new, its fingerprint in the chunk's run.
+const INPUT_INDEX: u64 = (size_of::<Input>() + size_of::<u128>()) as u64;
+
+/// A chunk of a task's inputs, held while it is sorted and looked up.
+#[derive(Default)]
+struct Chunk {
+    bytes: Vec<u8>,
+    inputs: Vec<Input>,
+    new_fps: Vec<u128>,
+}
+
+impl Chunk {
+    fn push(&mut self, fp: u128, record: &[u8], file: usize) {
+        self.inputs.push(Input {
+            fp,
+            at: self.bytes.len() as u64,
+            len: record.len() as u16,
+            file: file as u32,
+        });
+        self.bytes.extend_from_slice(record);
+    }
+
+    /// Bytes the records take, and will take to be sorted.
+    fn held(&self) -> u64 {
+        self.bytes.len() as u64 + self.inputs.len() as u64 * INPUT_INDEX
+    }
+
+    /// Bytes allocated.
+    fn capacity(&self) -> u64 {
+        (self.bytes.capacity()
+            + self.inputs.capacity() * size_of::<Input>()
+            + self.new_fps.capacity() * size_of::<u128>()) as u64
+    }
+
+    /// Keeps the chunk's new states, and empties it: sorted by fingerprint
+    /// (ties as met), the first of each is new if `seen` does not hold it
+    /// (it is added): its fingerprint goes to a run of `runs`, its record
+    /// to `frontier`. The others are duplicates, counted in `dups` by the
+    /// file that sent them.
+    fn sift(
+        &mut self,
+        seen: &mut FpTable,
+        dups: &mut [u64],
+        runs: &mut Vec<Run>,
+        frontier: &mut FrontierWriter,
+    ) -> Result<(), CheckpointError> {
+        let Chunk {
+            bytes,
+            inputs,
+            new_fps,
+        } = self;
+        inputs.sort_unstable_by_key(|i| (i.fp, i.at));
+        let mut last = None;
+        inputs.retain(|input| {
+            let fp = input.fp;
+            let new = last != Some(fp) && seen.insert(fp);
+            last = Some(fp);
+            if new {
+                new_fps.push(fp);
+            } else {
+                dups[input.file as usize] += 1;
+            }
+            new
+        });
+        if !new_fps.is_empty() {
+            runs.push(Run::from_sorted(new_fps));
+            new_fps.clear();
+        }
+        inputs.sort_unstable_by_key(|i| (shard_of(i.fp), i.at));
+        for input in inputs.drain(..) {
+            let at = input.at as usize;
+            frontier.push(input.fp, &bytes[at..at + input.len as usize]);
+        }
+        bytes.clear();
+        frontier.spill()
+    }
+}
+
 /// The first half of task `part` of `round`: reads and deduplicates its
 /// inputs against `seen` (the part's seen set), and adds the new states to
 /// it; the task's counts so far, the states to expand, in the in-memory
-/// search's order (written to a file if they pass `hold` bytes), and, with
-/// `memory` (in one process), their run for the driver to write (without,
-/// it is written now). The inputs are read from `memory` if they are
-/// there.
+/// search's order (written to a file if they pass `hold` bytes), and
+/// their runs, sorted, one a chunk (with `memory`, in one process, for the
+/// driver to write; without, written now). The inputs are read from
+/// `memory` if they are there, in chunks of about `budget` bytes held.
+///
+/// The chunks give what one sort of all the inputs would: the state kept
+/// for a fingerprint is the first record of it met, unless `seen` held
+/// it. Chunks are read in the order the records were generated, and each
+/// adds its new fingerprints to `seen` before the next is sorted, so a
+/// fingerprint met again in a later chunk is found there, a duplicate, as
+/// it would be after its first record in a single sort; within a chunk,
+/// ties are broken as met. The frontier is put in the in-memory search's
+/// order (by shard, then as generated): each chunk's new states are
+/// sorted by shard, then as met, and appended to their shard's, and the
+/// shards follow one another.
+#[allow(clippy::too_many_arguments)]
 fn dedup_task(
     dir: &Path,
     memory: Option<&MemFiles>,
@@ -550,16 +645,46 @@ fn dedup_task(
     part: usize,
     seen: &mut FpTable,
     hold: Option<u64>,
+    budget: u64,
     fingerprint: Fingerprint,
-) -> Result<(TaskOut, Frontier, Option<Run>), CheckpointError> {
+) -> Result<(TaskOut, Frontier, Vec<Run>), CheckpointError> {
     let layer = round.layer;
     let mut out = TaskOut {
         part,
         ..TaskOut::default()
     };
-    // 1. The inputs, in the order they were generated.
-    let mut bytes: Vec<u8> = Vec::new();
-    let mut inputs: Vec<Input> = Vec::new();
+    // Room for a chunk: all the inputs if they fit in the budget.
+    let (count, raw) = round
+        .files
+        .iter()
+        .flat_map(|(_, info)| &info.blocks)
+        .filter(|b| b.target == layer && b.part as usize == part)
+        .fold((0u64, 0u64), |(count, raw), b| {
+            (count + u64::from(b.count), raw + u64::from(b.raw))
+        });
+    let mut chunk = Chunk::default();
+    let record_bytes = raw.saturating_sub(2 * count);
+    chunk
+        .bytes
+        .reserve(record_bytes.min(budget.saturating_add(u64::from(u16::MAX))) as usize);
+    chunk
+        .inputs
+        .reserve(count.min(budget / INPUT_INDEX + 1) as usize);
+    let mut dups = vec![0u64; round.files.len()];
+    let mut runs = Vec::new();
+    let mut frontier = FrontierWriter::new(frontier_path(dir, part), hold);
+    let mut chunk_bytes = 0;
+    let mut sift = |chunk: &mut Chunk| {
+        if chunk.inputs.is_empty() {
+            return Ok(());
+        }
+        out.inputs += chunk.inputs.len() as u64;
+        out.chunks += 1;
+        chunk.sift(seen, &mut dups, &mut runs, &mut frontier)?;
+        chunk_bytes = chunk.capacity().max(chunk_bytes);
+        Ok::<_, CheckpointError>(())
+    };
+    // 1. The inputs, in the order they were generated, a chunk at a time.
     for (k, (name, info)) in round.files.iter().enumerate() {
         read_blocks(
             dir,
@@ -570,102 +695,59 @@ fn dedup_task(
             part,
             fingerprint,
             |fp, record| {
-                inputs.push(Input {
-                    fp,
-                    at: bytes.len() as u64,
-                    len: record.len() as u16,
-                    file: k as u32,
-                });
-                bytes.extend_from_slice(record);
+                chunk.push(fp, record, k);
+                if chunk.held() >= budget {
+                    sift(&mut chunk)?;
+                }
+                Ok(())
             },
         )?;
     }
-    out.inputs = inputs.len() as u64;
-    // The records, and the inputs twice (sorted, then the first of each).
-    let bytes_held = (bytes.capacity() + inputs.capacity() * 2 * size_of::<Input>()) as u64;
-    // Sorted by fingerprint, the first of each kept if it is new (the
-    // table's lines are met in order).
-    inputs.sort_unstable_by_key(|i| (i.fp, i.at));
-    let mut dups = vec![0u64; round.files.len()];
-    let mut survivors: Vec<Input> = Vec::new();
-    let mut new_fps: Vec<u128> = Vec::new();
-    let mut last = None;
-    for input in inputs {
-        let fp = input.fp;
-        if last != Some(fp) && seen.insert(fp) {
-            new_fps.push(fp);
-            survivors.push(input);
-        } else {
-            dups[input.file as usize] += 1;
-        }
-        last = Some(fp);
-    }
+    sift(&mut chunk)?;
+    drop(chunk);
     for (k, n) in dups.into_iter().enumerate() {
         if n > 0 {
             *out.dups.entry(round.files[k].1.producer).or_default() += n;
         }
     }
-    out.new = new_fps.len() as u64;
-    let mut kept = None;
-    if !new_fps.is_empty() {
-        let run = Run::from_sorted(&new_fps);
-        if memory.is_some() {
-            kept = Some(run);
-        } else {
-            let path = seen_path(dir, layer, part, round.step, round.step);
-            out.seen_file_bytes = write_run(&path, &run)?;
-        }
-    }
-    // 2. The frontier, in the in-memory search's order: by shard, then as
-    // generated.
-    drop(new_fps);
-    survivors.sort_unstable_by_key(|i| (shard_of(i.fp), i.at));
-    let record = |input: &Input| {
-        let at = input.at as usize;
-        &bytes[at..at + input.len as usize]
-    };
-    let size: u64 = survivors.iter().map(|i| u64::from(i.len) + 2).sum();
-    let frontier = if hold.is_some_and(|hold| size > hold) {
-        // It would wait for every task's first half: to a file, read back
-        // a chunk at a time by the second.
-        let path = frontier_path(dir, part);
-        let mut file = FrontierFile {
-            out: Some(BufWriter::with_capacity(
-                1 << 16,
-                fs::File::create(&path).map_err(io_error(&path))?,
-            )),
-            path,
-            blocks: Vec::new(),
-        };
-        let mut raw = Vec::new();
-        for chunk in survivors.chunks(FRONTIER_BLOCK) {
-            raw.clear();
-            for input in chunk {
-                raw.extend_from_slice(&input.len.to_le_bytes());
-                raw.extend_from_slice(record(input));
-            }
-            file.push(&raw, chunk.len() as u32)?;
-        }
-        file.finish()?;
-        Frontier::File(file)
-    } else {
-        let mut frontier = Arena::default();
-        for input in &survivors {
-            frontier.push(record(input));
-        }
-        Frontier::Memory(frontier)
-    };
-    out.memory = bytes_held;
+    out.new = runs.iter().map(|r| r.len() as u64).sum();
+    // 2. The new states, to be expanded.
+    let spilled = frontier.peak;
+    let frontier = frontier.finish()?;
+    out.memory = chunk_bytes;
     out.frontier_bytes = match &frontier {
         Frontier::Memory(arena) => arena.bytes(),
-        Frontier::File(_) => 0,
+        Frontier::File(_) => {
+            out.memory += spilled;
+            0
+        }
     };
+    let mut kept = Vec::new();
+    if memory.is_some() {
+        kept = runs;
+    } else if !runs.is_empty() {
+        let path = seen_path(dir, layer, part, round.step, round.step);
+        out.seen_file_bytes = write_run(&path, &merged(runs))?;
+    }
     Ok((out, frontier, kept))
+}
+
+/// One run of the fingerprints of `runs`.
+fn merged(mut runs: Vec<Run>) -> Run {
+    if runs.len() == 1 {
+        return runs.pop().expect("one run");
+    }
+    let mut all: Vec<u128> = runs.drain(..).flat_map(|r| r.to_vec()).collect();
+    all.sort_unstable();
+    Run::from_sorted(&all)
 }
 
 /// States in a block of a frontier's file, at most [`EXPAND_CHUNK`] (256
 /// in the unit tests, so that small searches write files of many blocks).
 const FRONTIER_BLOCK: usize = if cfg!(test) { 256 } else { EXPAND_CHUNK };
+
+/// Shards in a part (see [`shard_of`]).
+const PART_SHARDS: usize = SHARDS / PARTS;
 
 /// Where part `part`'s frontier waits between the two halves of a round
 /// when it passes its share of the memory budget.
@@ -682,74 +764,202 @@ enum Frontier {
     File(FrontierFile),
 }
 
-/// A frontier on disk: Zstandard blocks of up to [`FRONTIER_BLOCK`] records
-/// (each its length in two bytes, then the record), one after another.
-/// The file is deleted when the frontier is dropped (expanded, or left by
-/// a round cut short).
+/// A task's new states as the chunks of its inputs give them, put in the
+/// in-memory search's order (by shard, then as met): held by shard, in
+/// blocks of up to [`FRONTIER_BLOCK`] states, and written to a file after
+/// any chunk that leaves more than `hold` bytes held.
+struct FrontierWriter {
+    path: PathBuf,
+    hold: Option<u64>,
+    /// Per shard of the part, the blocks held: each state its length in
+    /// two bytes, then its record; and the states in the block.
+    shards: Vec<Vec<(Vec<u8>, u32)>>,
+    held: u64,
+    /// The most bytes held after a chunk.
+    peak: u64,
+    file: Option<FrontierFile>,
+}
+
+impl FrontierWriter {
+    fn new(path: PathBuf, hold: Option<u64>) -> FrontierWriter {
+        FrontierWriter {
+            path,
+            hold,
+            shards: (0..PART_SHARDS).map(|_| Vec::new()).collect(),
+            held: 0,
+            peak: 0,
+            file: None,
+        }
+    }
+
+    fn push(&mut self, fp: u128, record: &[u8]) {
+        let blocks = &mut self.shards[shard_of(fp) % PART_SHARDS];
+        if blocks
+            .last()
+            .is_none_or(|&(_, count)| count as usize >= FRONTIER_BLOCK)
+        {
+            blocks.push(Default::default());
+        }
+        let (raw, count) = blocks.last_mut().expect("a block");
+        raw.extend_from_slice(&(record.len() as u16).to_le_bytes());
+        raw.extend_from_slice(record);
+        *count += 1;
+        self.held += record.len() as u64 + 2;
+    }
+
+    /// After a chunk: past `hold` bytes, the blocks held go to the file.
+    fn spill(&mut self) -> Result<(), CheckpointError> {
+        self.peak = self.peak.max(self.held);
+        if self.hold.is_some_and(|hold| self.held > hold) {
+            self.write_held()?;
+        }
+        Ok(())
+    }
+
+    fn write_held(&mut self) -> Result<(), CheckpointError> {
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => self.file.insert(FrontierFile::create(self.path.clone())?),
+        };
+        for (shard, blocks) in self.shards.iter_mut().enumerate() {
+            for (raw, count) in blocks.drain(..) {
+                file.push(shard, &raw, count)?;
+            }
+        }
+        self.held = 0;
+        Ok(())
+    }
+
+    /// The frontier: in memory if it never passed `hold`, else in the
+    /// file.
+    fn finish(mut self) -> Result<Frontier, CheckpointError> {
+        if self.file.is_none() {
+            let mut arena = Arena::default();
+            for blocks in &mut self.shards {
+                for (raw, count) in blocks.drain(..) {
+                    read_states(&self.path, &raw, count, &mut arena)?;
+                }
+            }
+            return Ok(Frontier::Memory(arena));
+        }
+        self.write_held()?;
+        let mut file = self.file.take().expect("written");
+        file.finish()?;
+        Ok(Frontier::File(file))
+    }
+}
+
+/// Adds to `arena` the `count` states of the raw block `raw` (each its
+/// length in two bytes, then its record), of the frontier at `path`.
+fn read_states(
+    path: &Path,
+    raw: &[u8],
+    count: u32,
+    arena: &mut Arena,
+) -> Result<(), CheckpointError> {
+    let before = arena.len();
+    let mut at = 0;
+    while at < raw.len() {
+        let len = raw
+            .get(at..at + 2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]) as usize)
+            .ok_or_else(|| damaged(path, "a state cut short"))?;
+        let record = raw
+            .get(at + 2..at + 2 + len)
+            .ok_or_else(|| damaged(path, "a state cut short"))?;
+        arena.push(record);
+        at += 2 + len;
+    }
+    if arena.len() - before != count as usize {
+        return Err(damaged(path, "a block of the wrong length"));
+    }
+    Ok(())
+}
+
+/// A block of a frontier's file.
+struct FrontierBlock {
+    /// The shard (within the part) its states are of.
+    shard: usize,
+    offset: u64,
+    len: u32,
+    raw: u32,
+    count: u32,
+}
+
+/// A frontier on disk: Zstandard blocks of up to [`FRONTIER_BLOCK`] states
+/// (each its length in two bytes, then its record), read back by shard,
+/// and each shard's in the order written. The file is deleted when the
+/// frontier is dropped (expanded, or left by a round cut short).
 struct FrontierFile {
     path: PathBuf,
     /// The writer, until the file is finished.
     out: Option<BufWriter<fs::File>>,
-    /// Each block's bytes on disk, raw bytes and records.
-    blocks: Vec<(u32, u32, u32)>,
+    /// Bytes written.
+    end: u64,
+    /// In the order they are read once the file is finished.
+    blocks: Vec<FrontierBlock>,
 }
 
 impl FrontierFile {
-    fn push(&mut self, raw: &[u8], count: u32) -> Result<(), CheckpointError> {
+    fn create(path: PathBuf) -> Result<FrontierFile, CheckpointError> {
+        let file = fs::File::create(&path).map_err(io_error(&path))?;
+        Ok(FrontierFile {
+            out: Some(BufWriter::with_capacity(1 << 16, file)),
+            path,
+            end: 0,
+            blocks: Vec::new(),
+        })
+    }
+
+    fn push(&mut self, shard: usize, raw: &[u8], count: u32) -> Result<(), CheckpointError> {
         let packed = compress_block(raw).map_err(io_error(&self.path))?;
         let out = self.out.as_mut().expect("a file being written");
         out.write_all(&packed).map_err(io_error(&self.path))?;
-        self.blocks
-            .push((packed.len() as u32, raw.len() as u32, count));
+        self.blocks.push(FrontierBlock {
+            shard,
+            offset: self.end,
+            len: packed.len() as u32,
+            raw: raw.len() as u32,
+            count,
+        });
+        self.end += packed.len() as u64;
         Ok(())
     }
 
+    /// Writes what is left, and puts the blocks in the order they are read
+    /// (by shard; a shard's as written: the sort is stable).
     fn finish(&mut self) -> Result<(), CheckpointError> {
         if let Some(out) = self.out.take() {
             out.into_inner()
                 .map_err(|e| e.into_error())
                 .map_err(io_error(&self.path))?;
         }
+        self.blocks.sort_by_key(|b| b.shard);
         Ok(())
     }
 
-    /// Block `k`'s records into `arena` (emptied first), reading on from
-    /// `file` (opened at the first block).
+    /// Block `k`'s states into `arena` (emptied first), read from `file`
+    /// (opened the first time).
     fn read_block(
         &self,
-        file: &mut Option<BufReader<fs::File>>,
+        file: &mut Option<fs::File>,
         k: usize,
         arena: &mut Arena,
     ) -> Result<(), CheckpointError> {
+        use std::io::Seek;
         let path = &self.path;
         let file = match file {
             Some(file) => file,
-            None => file.insert(BufReader::with_capacity(
-                1 << 16,
-                fs::File::open(path).map_err(io_error(path))?,
-            )),
+            None => file.insert(fs::File::open(path).map_err(io_error(path))?),
         };
-        let (len, raw_len, count) = self.blocks[k];
-        let mut packed = vec![0; len as usize];
+        let block = &self.blocks[k];
+        file.seek(std::io::SeekFrom::Start(block.offset))
+            .map_err(io_error(path))?;
+        let mut packed = vec![0; block.len as usize];
         file.read_exact(&mut packed).map_err(io_error(path))?;
-        let raw = decompress_block(&packed, raw_len as usize).map_err(io_error(path))?;
+        let raw = decompress_block(&packed, block.raw as usize).map_err(io_error(path))?;
         *arena = Arena::default();
-        let mut at = 0;
-        while at < raw.len() {
-            let len = raw
-                .get(at..at + 2)
-                .map(|b| u16::from_le_bytes([b[0], b[1]]) as usize)
-                .ok_or_else(|| damaged(path, "a state cut short"))?;
-            let record = raw
-                .get(at + 2..at + 2 + len)
-                .ok_or_else(|| damaged(path, "a state cut short"))?;
-            arena.push(record);
-            at += 2 + len;
-        }
-        if arena.len() != count as usize {
-            return Err(damaged(path, "a block of the wrong length"));
-        }
-        Ok(())
+        read_states(path, &raw, block.count, arena)
     }
 }
 
@@ -981,6 +1191,18 @@ where
     P::State: Send,
     P::Move: Send,
 {
+    /// The memory budget of the search on disk: the bytes of output files
+    /// held in memory (see [`MEMORY_FILES`]), and the measure of what else
+    /// it holds (the frontiers that wait in memory, the inputs of the
+    /// running tasks).
+    fn disk_budget(&self) -> u64 {
+        self.disk_memory.unwrap_or_else(|| {
+            self.limits
+                .max_memory
+                .map_or(MEMORY_FILES, |max| (max / 8).min(MEMORY_FILES))
+        })
+    }
+
     /// Runs the round task this process was started for, if it was (by a
     /// search's launcher: [`ROUND_ENV`] names the round's file in this
     /// search's directory), and returns `true`; `false` otherwise.
@@ -1014,6 +1236,8 @@ where
             })?;
         let keep_leaves = self.on_leaf.is_some();
         let mut seen = load_seen(&options.dir, round.layer, part, round.step)?;
+        // A task on its own: its inputs in chunks of up to a quarter of the
+        // budget, and its frontier, which it expands right away, in memory.
         let (out, frontier, _) = dedup_task(
             &options.dir,
             None,
@@ -1021,6 +1245,7 @@ where
             part,
             &mut seen,
             None,
+            self.disk_budget() / 4,
             &|packed: &[u8]| self.problem.fingerprint(&self.problem.unpack(packed)),
         )?;
         // Only this part's seen set is at hand.
@@ -1122,11 +1347,7 @@ where
         };
         let mut goal: Option<FoundGoal<P::State>> = None;
         let mut seen: Vec<FpTable> = Vec::new();
-        let budget = self.disk_memory.unwrap_or_else(|| {
-            self.limits
-                .max_memory
-                .map_or(MEMORY_FILES, |max| (max / 8).min(MEMORY_FILES))
-        });
+        let budget = self.disk_budget();
         let mut unsaved = Unsaved {
             written: Vec::new(),
             doomed: Vec::new(),
@@ -1180,11 +1401,14 @@ where
             };
             let (limits, cancel) = (&self.limits, self.cancel);
             let stopping = || out_of_time(limits, cancel, started).is_some();
-            let mut runs: Vec<Option<Run>> = Vec::new();
+            let mut runs: Vec<Vec<Run>> = Vec::new();
             // Every part's frontier waits for the others' in one process: in
             // memory up to a part's share of a quarter of the budget (held
             // as it is, not compressed), else in a file.
             let hold = Some(budget / (4 * PARTS as u64));
+            // The tasks running at once read their inputs in chunks of up
+            // to another quarter of the budget, shared.
+            let inputs = budget / (4 * pool.threads().min(PARTS) as u64);
             let fingerprint = |packed: &[u8]| problem.fingerprint(&problem.unpack(packed));
             let outs: Vec<TaskOut> = match &options.launcher {
                 None => pool
@@ -1199,7 +1423,16 @@ where
                             .enumerate()
                             .with_max_len(1)
                             .map(|(part, seen)| {
-                                dedup_task(&dir, memory, &round, part, seen, hold, &fingerprint)
+                                dedup_task(
+                                    &dir,
+                                    memory,
+                                    &round,
+                                    part,
+                                    seen,
+                                    hold,
+                                    inputs,
+                                    &fingerprint,
+                                )
                             })
                             .collect::<Result<Vec<_>, _>>()?;
                         let known: Vec<Option<&FpTable>> = seen.iter().map(Some).collect();
@@ -1480,13 +1713,7 @@ where
                 if runs.is_empty() {
                     continue;
                 }
-                let run = if runs.len() == 1 {
-                    runs.pop().expect("one run")
-                } else {
-                    let mut all: Vec<u128> = runs.drain(..).flat_map(|r| r.to_vec()).collect();
-                    all.sort_unstable();
-                    Run::from_sorted(&all)
-                };
+                let run = merged(std::mem::take(runs));
                 let path = seen_path(
                     dir,
                     current.layer,
