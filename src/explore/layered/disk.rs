@@ -1988,6 +1988,141 @@ mod tests {
         }
     }
 
+    /// The states of a frontier, in the order they are expanded.
+    fn frontier_states(frontier: &Frontier) -> Vec<Vec<u8>> {
+        let states = |arena: &Arena| (0..arena.len()).map(|i| arena.get(i).to_vec()).collect();
+        match frontier {
+            Frontier::Memory(arena) => states(arena),
+            Frontier::File(file) => {
+                let (mut reader, mut arena, mut all) = (None, Arena::default(), Vec::new());
+                for k in 0..file.blocks.len() {
+                    file.read_block(&mut reader, k, &mut arena).unwrap();
+                    let block: Vec<Vec<u8>> = states(&arena);
+                    all.extend(block);
+                }
+                all
+            }
+        }
+    }
+
+    /// A task's first half keeps, chunk by chunk, what one pass over its
+    /// inputs in the order sent keeps: the first record of each state not
+    /// seen before (and so its depth), the others counted as duplicates of
+    /// the layer that sent them, the frontier in the in-memory search's
+    /// order (by shard, then as sent), the new fingerprints in runs.
+    /// Whether the inputs fit in one chunk, take many (about 76 records
+    /// each) or one a record, and the frontier stays in memory, goes to a
+    /// file after the chunks that pass 1 KiB, or after each.
+    #[test]
+    fn a_task_reading_its_inputs_in_chunks_keeps_what_one_pass_keeps() {
+        use crate::explore::Problem;
+        use std::collections::HashSet;
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["blocks", "frontier"] {
+            fs::create_dir_all(dir.path().join(sub)).unwrap();
+        }
+        let layer = 7;
+        let state = |n: u32| ((n % 256) as u16, (n / 256) as u16);
+        // 80,000 states (more than a frontier block in most shards), sent
+        // 180,000 times at various depths by three layers.
+        let mut sent: Vec<(u64, u128, Vec<u8>)> = Vec::new();
+        let mut files = Vec::new();
+        for (k, producer) in [5u64, 6, 7].into_iter().enumerate() {
+            let name = format!("f{k}.blk");
+            let mut writer = BlockWriter::new(dir.path(), name, producer, None);
+            for i in 0..60_000u32 {
+                let s = state((i * 7_919 + k as u32 * 31_337) % 80_000);
+                let mut record = ((i % 50) as u16).to_le_bytes().to_vec();
+                Walk.pack(&s, &mut record);
+                let fp = Walk.fingerprint(&s);
+                writer.push(layer, fp, &record).unwrap();
+                sent.push((producer, fp, record));
+            }
+            files.push(writer.finish().unwrap().unwrap());
+        }
+        let round = Round {
+            id: "walk".into(),
+            layer,
+            step: 1,
+            files,
+        };
+        // One state in ten was seen before.
+        let before: Vec<u128> = (0..80_000)
+            .step_by(10)
+            .map(|n| Walk.fingerprint(&state(n)))
+            .collect();
+        let fingerprint = |packed: &[u8]| Walk.fingerprint(&Walk.unpack(packed));
+        let no_files = MemFiles::new(0);
+        for part in 0..PARTS {
+            let seen_before = || {
+                let mut seen = FpTable::default();
+                for &fp in before.iter().filter(|&&fp| part_of(fp) == part) {
+                    seen.insert(fp);
+                }
+                seen
+            };
+            let mut known: HashSet<u128> = before.iter().copied().collect();
+            let mut dups: BTreeMap<u64, u64> = BTreeMap::new();
+            let mut kept = Vec::new();
+            let mut new_fps = Vec::new();
+            let sent_here = sent.iter().filter(|(_, fp, _)| part_of(*fp) == part);
+            for (producer, fp, record) in sent_here.clone() {
+                if known.insert(*fp) {
+                    kept.push((shard_of(*fp), record.clone()));
+                    new_fps.push(*fp);
+                } else {
+                    *dups.entry(*producer).or_default() += 1;
+                }
+            }
+            kept.sort_by_key(|&(shard, _)| shard);
+            let expected: Vec<Vec<u8>> = kept.into_iter().map(|(_, record)| record).collect();
+            new_fps.sort_unstable();
+            for (budget, hold) in [
+                (u64::MAX, None),
+                (u64::MAX, Some(0)),
+                (4 << 10, Some(1 << 10)),
+                (4 << 10, None),
+                (0, Some(0)),
+            ] {
+                let what = format!("part {part}, budget {budget}, hold {hold:?}");
+                let mut seen = seen_before();
+                let (out, frontier, runs) = dedup_task(
+                    dir.path(),
+                    Some(&no_files),
+                    &round,
+                    part,
+                    &mut seen,
+                    hold,
+                    budget,
+                    &fingerprint,
+                )
+                .unwrap();
+                assert_eq!(out.inputs, sent_here.clone().count() as u64, "{what}");
+                let chunks = match budget {
+                    u64::MAX => 1,
+                    0 => out.inputs,
+                    _ => out.inputs / 80,
+                };
+                assert!(out.chunks >= chunks, "{what}: {} chunks", out.chunks);
+                assert_eq!(out.dups, dups, "{what}");
+                assert_eq!(out.new, new_fps.len() as u64, "{what}");
+                let mut fps: Vec<u128> = runs.iter().flat_map(Run::to_vec).collect();
+                fps.sort_unstable();
+                assert_eq!(fps, new_fps, "{what}");
+                assert_eq!(seen.len(), seen_before().len() + new_fps.len(), "{what}");
+                assert_eq!(
+                    matches!(frontier, Frontier::File(_)),
+                    hold.is_some(),
+                    "{what}"
+                );
+                assert_eq!(frontier_states(&frontier), expected, "{what}");
+                drop(frontier);
+                let left = fs::read_dir(dir.path().join("frontier")).unwrap().count();
+                assert_eq!(left, 0, "{what}");
+            }
+        }
+    }
+
     /// A frontier passes the budget in several blocks of a file (the
     /// solver's proof of PySol 3, 30,000 positions, with no budget at
     /// all), and a search stopped and resumed so counts the same.
