@@ -216,6 +216,9 @@ struct TaskOut {
     /// Bytes of the task's frontier (every part's is held from the first
     /// half of a round to the second, in one process).
     frontier_bytes: u64,
+    /// Bytes of the file the task's frontier waited in, if it did.
+    #[serde(default)]
+    frontier_file_bytes: u64,
     stopped: bool,
 }
 
@@ -672,7 +675,7 @@ fn dedup_task(
         .reserve(count.min(budget / INPUT_INDEX + 1) as usize);
     let mut dups = vec![0u64; round.files.len()];
     let mut runs = Vec::new();
-    let mut frontier = FrontierWriter::new(frontier_path(dir, part), hold);
+    let mut frontier = FrontierWriter::new(frontier_path(dir, part), hold, budget);
     let mut chunk_bytes = 0;
     let mut sift = |chunk: &mut Chunk| {
         if chunk.inputs.is_empty() {
@@ -717,8 +720,9 @@ fn dedup_task(
     out.memory = chunk_bytes;
     out.frontier_bytes = match &frontier {
         Frontier::Memory(arena) => arena.bytes(),
-        Frontier::File(_) => {
+        Frontier::File(file) => {
             out.memory += spilled;
+            out.frontier_file_bytes = file.end;
             0
         }
     };
@@ -766,11 +770,16 @@ enum Frontier {
 
 /// A task's new states as the chunks of its inputs give them, put in the
 /// in-memory search's order (by shard, then as met): held by shard, in
-/// blocks of up to [`FRONTIER_BLOCK`] states, and written to a file after
-/// any chunk that leaves more than `hold` bytes held.
+/// blocks of up to [`FRONTIER_BLOCK`] states, until the task has read its
+/// inputs; in a file if they pass `hold` bytes then. While the task reads
+/// on, they are written to that file after any chunk that leaves more than
+/// `hold` bytes held, or the task's `budget` if that is more: blocks of
+/// the states of one shard in one chunk would be small, and compressed
+/// less.
 struct FrontierWriter {
     path: PathBuf,
     hold: Option<u64>,
+    budget: u64,
     /// Per shard of the part, the blocks held: each state its length in
     /// two bytes, then its record; and the states in the block.
     shards: Vec<Vec<(Vec<u8>, u32)>>,
@@ -781,10 +790,11 @@ struct FrontierWriter {
 }
 
 impl FrontierWriter {
-    fn new(path: PathBuf, hold: Option<u64>) -> FrontierWriter {
+    fn new(path: PathBuf, hold: Option<u64>, budget: u64) -> FrontierWriter {
         FrontierWriter {
             path,
             hold,
+            budget,
             shards: (0..PART_SHARDS).map(|_| Vec::new()).collect(),
             held: 0,
             peak: 0,
@@ -807,10 +817,14 @@ impl FrontierWriter {
         self.held += record.len() as u64 + 2;
     }
 
-    /// After a chunk: past `hold` bytes, the blocks held go to the file.
+    /// After a chunk: past `hold` bytes and the budget, the blocks held go
+    /// to the file.
     fn spill(&mut self) -> Result<(), CheckpointError> {
         self.peak = self.peak.max(self.held);
-        if self.hold.is_some_and(|hold| self.held > hold) {
+        if self
+            .hold
+            .is_some_and(|hold| self.held > hold.max(self.budget))
+        {
             self.write_held()?;
         }
         Ok(())
@@ -833,7 +847,7 @@ impl FrontierWriter {
     /// The frontier: in memory if it never passed `hold`, else in the
     /// file.
     fn finish(mut self) -> Result<Frontier, CheckpointError> {
-        if self.file.is_none() {
+        if self.file.is_none() && self.hold.is_none_or(|hold| self.held <= hold) {
             let mut arena = Arena::default();
             for blocks in &mut self.shards {
                 for (raw, count) in blocks.drain(..) {
@@ -1486,6 +1500,7 @@ where
             let mut new = 0;
             let mut task_memory = 0;
             let mut frontiers = 0;
+            let mut frontier_files = 0;
             for out in &outs {
                 new += out.new;
                 for (&producer, &n) in &out.dups {
@@ -1508,6 +1523,7 @@ where
                 stats.max_depth = stats.max_depth.max(out.max_depth);
                 task_memory = task_memory.max(out.memory);
                 frontiers += out.frontier_bytes;
+                frontier_files += out.frontier_file_bytes;
                 unsaved.seen_disk += out.seen_file_bytes;
                 if out.seen_file_bytes > 0 {
                     let path = seen_path(&dir, layer, out.part, current.step, current.step);
@@ -1609,7 +1625,11 @@ where
             } else {
                 manifest.current = Some(current);
             }
-            let on_disk = manifest.files.values().map(|f| f.bytes).sum::<u64>() + unsaved.seen_disk;
+            // What the directory holds, with the frontier files of the
+            // round (deleted now, they were held with its files).
+            let on_disk = manifest.files.values().map(|f| f.bytes).sum::<u64>()
+                + unsaved.seen_disk
+                + frontier_files;
             // The checks, as the in-memory search makes them.
             let stop = 'check: {
                 if let Some(on_leaf) = &mut self.on_leaf {
@@ -1954,9 +1974,12 @@ mod tests {
     /// A puzzle's search counts the same on disk as in memory, layer by
     /// layer, on one thread or two, with the same goal at the same depth,
     /// and leaves no file. At the default memory budget the frontiers stay
-    /// in memory; with a budget of 4 KiB (64 bytes a part) small frontiers
-    /// stay in memory and the rest go to files, read back a chunk at a
-    /// time; with none, every frontier does, and so does every output file.
+    /// in memory and a task reads its inputs in one chunk; with a budget of
+    /// 4 KiB (64 bytes a part) small frontiers stay in memory and the rest
+    /// go to files, read back a chunk at a time, and a task reads its
+    /// inputs in chunks of 10 to 20 records (512 bytes or 1 KiB); with none,
+    /// every frontier goes to a file, and so does every output file, and
+    /// the inputs are read one record a chunk.
     #[test]
     fn the_search_on_disk_counts_what_the_search_in_memory_counts() {
         let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
@@ -2120,6 +2143,40 @@ mod tests {
                 let left = fs::read_dir(dir.path().join("frontier")).unwrap().count();
                 assert_eq!(left, 0, "{what}");
             }
+        }
+    }
+
+    /// The frontier files of a round count against the disk limit with the
+    /// files it leaves: given as its limit what the first round leaves, a
+    /// search whose frontiers go to files stops after that round, one whose
+    /// frontiers stay in memory goes on.
+    #[test]
+    fn frontier_files_count_against_the_disk_limit() {
+        let run = |dir: &Path, budget: Option<u64>, max_bytes: u64| {
+            let mut search = Layered::new(&Walk).stop(Stop::Exhaust).jobs(Some(1));
+            if let Some(budget) = budget {
+                search = search.disk_memory(budget);
+            }
+            let options = DiskOptions {
+                max_bytes: Some(max_bytes),
+                ..on_disk(dir)
+            };
+            search.disk(options, "walk").run().unwrap()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let first = run(dir.path(), None, 0);
+        assert_eq!(first.end, End::Stopped(StopReason::Disk));
+        assert_eq!(first.stats.positions, 1);
+        let manifest: DiskManifest =
+            serde_json::from_slice(&fs::read(dir.path().join("disk-manifest.json")).unwrap())
+                .unwrap();
+        let left: u64 = manifest.files.values().map(|f| f.bytes).sum();
+        assert!(left > 0);
+        for (budget, stops_at_once) in [(None, false), (Some(0), true)] {
+            let dir = tempfile::tempdir().unwrap();
+            let outcome = run(dir.path(), budget, left);
+            assert_eq!(outcome.end, End::Stopped(StopReason::Disk), "{budget:?}");
+            assert_eq!(outcome.stats.positions == 1, stops_at_once, "{budget:?}");
         }
     }
 
