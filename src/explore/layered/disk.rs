@@ -12,7 +12,8 @@
 //!    fingerprints (the files hold none), sorts them by fingerprint and
 //!    keeps the first of each (the one the in-memory search would have
 //!    kept: files and records are read in the order they were generated),
-//!    and drops those in part `p`'s seen set;
+//!    and drops those in part `p`'s seen set, a chunk of a bounded size at
+//!    a time (see [`dedup_task`]);
 //! 2. adds the new fingerprints to the seen set (an [`FpTable`] in memory,
 //!    the table of the search in memory) and keeps them as a sorted run
 //!    ([`Run`], written to disk for a resumed search);
