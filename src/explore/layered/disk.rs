@@ -12,7 +12,8 @@
 //!    fingerprints (the files hold none), sorts them by fingerprint and
 //!    keeps the first of each (the one the in-memory search would have
 //!    kept: files and records are read in the order they were generated),
-//!    and drops those in part `p`'s seen set;
+//!    and drops those in part `p`'s seen set, a chunk of a bounded size at
+//!    a time (see [`dedup_task`]);
 //! 2. adds the new fingerprints to the seen set (an [`FpTable`] in memory,
 //!    the table of the search in memory) and keeps them as a sorted run
 //!    ([`Run`], written to disk for a resumed search);
@@ -191,6 +192,9 @@ struct Round {
 struct TaskOut {
     part: usize,
     inputs: u64,
+    /// The chunks the inputs were read in.
+    #[serde(default)]
+    chunks: u64,
     new: u64,
     /// Duplicates by the layer that made them.
     dups: BTreeMap<u64, u64>,
@@ -213,6 +217,9 @@ struct TaskOut {
     /// Bytes of the task's frontier (every part's is held from the first
     /// half of a round to the second, in one process).
     frontier_bytes: u64,
+    /// Bytes of the file the task's frontier waited in, if it did.
+    #[serde(default)]
+    frontier_file_bytes: u64,
     stopped: bool,
 }
 
@@ -470,7 +477,7 @@ fn read_blocks(
     layer: u64,
     part: usize,
     fingerprint: Fingerprint,
-    mut f: impl FnMut(u128, &[u8]),
+    mut f: impl FnMut(u128, &[u8]) -> Result<(), CheckpointError>,
 ) -> Result<(), CheckpointError> {
     let (path, base) = match &info.pack {
         Some((pack, base)) => (blocks_path(dir, pack), *base),
@@ -517,7 +524,7 @@ fn read_blocks(
             if part_of(fp) != part {
                 return Err(damaged(&path, "a record of another part"));
             }
-            f(fp, record);
+            f(fp, record)?;
             at += len;
             count += 1;
         }
@@ -528,7 +535,8 @@ fn read_blocks(
     Ok(())
 }
 
-/// One input record of a task: where its bytes are and who made it.
+/// One input record of a task: where its bytes are in its chunk, and
+/// which file sent it.
 struct Input {
     fp: u128,
     at: u64,
@@ -536,13 +544,104 @@ struct Input {
     file: u32,
 }
 
+/// Bytes a record held in a chunk takes besides its own: its [`Input`]
+/// and, if it is new, its fingerprint in the chunk's run.
+const INPUT_INDEX: u64 = (size_of::<Input>() + size_of::<u128>()) as u64;
+
+/// A chunk of a task's inputs, held while it is sorted and looked up.
+#[derive(Default)]
+struct Chunk {
+    bytes: Vec<u8>,
+    inputs: Vec<Input>,
+    new_fps: Vec<u128>,
+}
+
+impl Chunk {
+    fn push(&mut self, fp: u128, record: &[u8], file: usize) {
+        self.inputs.push(Input {
+            fp,
+            at: self.bytes.len() as u64,
+            len: record.len() as u16,
+            file: file as u32,
+        });
+        self.bytes.extend_from_slice(record);
+    }
+
+    /// Bytes the records take, and will take to be sorted.
+    fn held(&self) -> u64 {
+        self.bytes.len() as u64 + self.inputs.len() as u64 * INPUT_INDEX
+    }
+
+    /// Bytes allocated.
+    fn capacity(&self) -> u64 {
+        (self.bytes.capacity()
+            + self.inputs.capacity() * size_of::<Input>()
+            + self.new_fps.capacity() * size_of::<u128>()) as u64
+    }
+
+    /// Keeps the chunk's new states, and empties it: sorted by fingerprint
+    /// (ties as met), the first of each is new if `seen` does not hold it
+    /// (it is added): its fingerprint goes to a run of `runs`, its record
+    /// to `frontier`. The others are duplicates, counted in `dups` by the
+    /// file that sent them.
+    fn sift(
+        &mut self,
+        seen: &mut FpTable,
+        dups: &mut [u64],
+        runs: &mut Vec<Run>,
+        frontier: &mut FrontierWriter,
+    ) -> Result<(), CheckpointError> {
+        let Chunk {
+            bytes,
+            inputs,
+            new_fps,
+        } = self;
+        inputs.sort_unstable_by_key(|i| (i.fp, i.at));
+        let mut last = None;
+        inputs.retain(|input| {
+            let fp = input.fp;
+            let new = last != Some(fp) && seen.insert(fp);
+            last = Some(fp);
+            if new {
+                new_fps.push(fp);
+            } else {
+                dups[input.file as usize] += 1;
+            }
+            new
+        });
+        if !new_fps.is_empty() {
+            runs.push(Run::from_sorted(new_fps));
+            new_fps.clear();
+        }
+        inputs.sort_unstable_by_key(|i| (shard_of(i.fp), i.at));
+        for input in inputs.drain(..) {
+            let at = input.at as usize;
+            frontier.push(input.fp, &bytes[at..at + input.len as usize]);
+        }
+        bytes.clear();
+        frontier.spill()
+    }
+}
+
 /// The first half of task `part` of `round`: reads and deduplicates its
 /// inputs against `seen` (the part's seen set), and adds the new states to
 /// it; the task's counts so far, the states to expand, in the in-memory
-/// search's order (written to a file if they pass `hold` bytes), and, with
-/// `memory` (in one process), their run for the driver to write (without,
-/// it is written now). The inputs are read from `memory` if they are
-/// there.
+/// search's order (written to a file if they pass `hold` bytes), and
+/// their runs, sorted, one a chunk (with `memory`, in one process, for the
+/// driver to write; without, written now). The inputs are read from
+/// `memory` if they are there, in chunks of about `budget` bytes held.
+///
+/// The chunks give what one sort of all the inputs would: the state kept
+/// for a fingerprint is the first record of it met, unless `seen` held
+/// it. Chunks are read in the order the records were generated, and each
+/// adds its new fingerprints to `seen` before the next is sorted, so a
+/// fingerprint met again in a later chunk is found there, a duplicate, as
+/// it would be after its first record in a single sort; within a chunk,
+/// ties are broken as met. The frontier is put in the in-memory search's
+/// order (by shard, then as generated): each chunk's new states are
+/// sorted by shard, then as met, and appended to their shard's, and the
+/// shards follow one another.
+#[allow(clippy::too_many_arguments)]
 fn dedup_task(
     dir: &Path,
     memory: Option<&MemFiles>,
@@ -550,16 +649,46 @@ fn dedup_task(
     part: usize,
     seen: &mut FpTable,
     hold: Option<u64>,
+    budget: u64,
     fingerprint: Fingerprint,
-) -> Result<(TaskOut, Frontier, Option<Run>), CheckpointError> {
+) -> Result<(TaskOut, Frontier, Vec<Run>), CheckpointError> {
     let layer = round.layer;
     let mut out = TaskOut {
         part,
         ..TaskOut::default()
     };
-    // 1. The inputs, in the order they were generated.
-    let mut bytes: Vec<u8> = Vec::new();
-    let mut inputs: Vec<Input> = Vec::new();
+    // Room for a chunk: all the inputs if they fit in the budget.
+    let (count, raw) = round
+        .files
+        .iter()
+        .flat_map(|(_, info)| &info.blocks)
+        .filter(|b| b.target == layer && b.part as usize == part)
+        .fold((0u64, 0u64), |(count, raw), b| {
+            (count + u64::from(b.count), raw + u64::from(b.raw))
+        });
+    let mut chunk = Chunk::default();
+    let record_bytes = raw.saturating_sub(2 * count);
+    chunk
+        .bytes
+        .reserve(record_bytes.min(budget.saturating_add(u64::from(u16::MAX))) as usize);
+    chunk
+        .inputs
+        .reserve(count.min(budget / INPUT_INDEX + 1) as usize);
+    let mut dups = vec![0u64; round.files.len()];
+    let mut runs = Vec::new();
+    let mut frontier = FrontierWriter::new(frontier_path(dir, part), hold, budget);
+    let mut chunk_bytes = 0;
+    let mut sift = |chunk: &mut Chunk| {
+        if chunk.inputs.is_empty() {
+            return Ok(());
+        }
+        out.inputs += chunk.inputs.len() as u64;
+        out.chunks += 1;
+        chunk.sift(seen, &mut dups, &mut runs, &mut frontier)?;
+        chunk_bytes = chunk.capacity().max(chunk_bytes);
+        Ok::<_, CheckpointError>(())
+    };
+    // 1. The inputs, in the order they were generated, a chunk at a time.
     for (k, (name, info)) in round.files.iter().enumerate() {
         read_blocks(
             dir,
@@ -570,102 +699,60 @@ fn dedup_task(
             part,
             fingerprint,
             |fp, record| {
-                inputs.push(Input {
-                    fp,
-                    at: bytes.len() as u64,
-                    len: record.len() as u16,
-                    file: k as u32,
-                });
-                bytes.extend_from_slice(record);
+                chunk.push(fp, record, k);
+                if chunk.held() >= budget {
+                    sift(&mut chunk)?;
+                }
+                Ok(())
             },
         )?;
     }
-    out.inputs = inputs.len() as u64;
-    // The records, and the inputs twice (sorted, then the first of each).
-    let bytes_held = (bytes.capacity() + inputs.capacity() * 2 * size_of::<Input>()) as u64;
-    // Sorted by fingerprint, the first of each kept if it is new (the
-    // table's lines are met in order).
-    inputs.sort_unstable_by_key(|i| (i.fp, i.at));
-    let mut dups = vec![0u64; round.files.len()];
-    let mut survivors: Vec<Input> = Vec::new();
-    let mut new_fps: Vec<u128> = Vec::new();
-    let mut last = None;
-    for input in inputs {
-        let fp = input.fp;
-        if last != Some(fp) && seen.insert(fp) {
-            new_fps.push(fp);
-            survivors.push(input);
-        } else {
-            dups[input.file as usize] += 1;
-        }
-        last = Some(fp);
-    }
+    sift(&mut chunk)?;
+    drop(chunk);
     for (k, n) in dups.into_iter().enumerate() {
         if n > 0 {
             *out.dups.entry(round.files[k].1.producer).or_default() += n;
         }
     }
-    out.new = new_fps.len() as u64;
-    let mut kept = None;
-    if !new_fps.is_empty() {
-        let run = Run::from_sorted(&new_fps);
-        if memory.is_some() {
-            kept = Some(run);
-        } else {
-            let path = seen_path(dir, layer, part, round.step, round.step);
-            out.seen_file_bytes = write_run(&path, &run)?;
-        }
-    }
-    // 2. The frontier, in the in-memory search's order: by shard, then as
-    // generated.
-    drop(new_fps);
-    survivors.sort_unstable_by_key(|i| (shard_of(i.fp), i.at));
-    let record = |input: &Input| {
-        let at = input.at as usize;
-        &bytes[at..at + input.len as usize]
-    };
-    let size: u64 = survivors.iter().map(|i| u64::from(i.len) + 2).sum();
-    let frontier = if hold.is_some_and(|hold| size > hold) {
-        // It would wait for every task's first half: to a file, read back
-        // a chunk at a time by the second.
-        let path = frontier_path(dir, part);
-        let mut file = FrontierFile {
-            out: Some(BufWriter::with_capacity(
-                1 << 16,
-                fs::File::create(&path).map_err(io_error(&path))?,
-            )),
-            path,
-            blocks: Vec::new(),
-        };
-        let mut raw = Vec::new();
-        for chunk in survivors.chunks(FRONTIER_BLOCK) {
-            raw.clear();
-            for input in chunk {
-                raw.extend_from_slice(&input.len.to_le_bytes());
-                raw.extend_from_slice(record(input));
-            }
-            file.push(&raw, chunk.len() as u32)?;
-        }
-        file.finish()?;
-        Frontier::File(file)
-    } else {
-        let mut frontier = Arena::default();
-        for input in &survivors {
-            frontier.push(record(input));
-        }
-        Frontier::Memory(frontier)
-    };
-    out.memory = bytes_held;
+    out.new = runs.iter().map(|r| r.len() as u64).sum();
+    // 2. The new states, to be expanded.
+    let spilled = frontier.peak;
+    let frontier = frontier.finish()?;
+    out.memory = chunk_bytes;
     out.frontier_bytes = match &frontier {
         Frontier::Memory(arena) => arena.bytes(),
-        Frontier::File(_) => 0,
+        Frontier::File(file) => {
+            out.memory += spilled;
+            out.frontier_file_bytes = file.end;
+            0
+        }
     };
+    let mut kept = Vec::new();
+    if memory.is_some() {
+        kept = runs;
+    } else if !runs.is_empty() {
+        let path = seen_path(dir, layer, part, round.step, round.step);
+        out.seen_file_bytes = write_run(&path, &merged(runs))?;
+    }
     Ok((out, frontier, kept))
+}
+
+/// One run of the fingerprints of `runs`.
+fn merged(mut runs: Vec<Run>) -> Run {
+    if runs.len() == 1 {
+        return runs.pop().expect("one run");
+    }
+    let mut all: Vec<u128> = runs.drain(..).flat_map(|r| r.to_vec()).collect();
+    all.sort_unstable();
+    Run::from_sorted(&all)
 }
 
 /// States in a block of a frontier's file, at most [`EXPAND_CHUNK`] (256
 /// in the unit tests, so that small searches write files of many blocks).
 const FRONTIER_BLOCK: usize = if cfg!(test) { 256 } else { EXPAND_CHUNK };
+
+/// Shards in a part (see [`shard_of`]).
+const PART_SHARDS: usize = SHARDS / PARTS;
 
 /// Where part `part`'s frontier waits between the two halves of a round
 /// when it passes its share of the memory budget.
@@ -682,74 +769,212 @@ enum Frontier {
     File(FrontierFile),
 }
 
-/// A frontier on disk: Zstandard blocks of up to [`FRONTIER_BLOCK`] records
-/// (each its length in two bytes, then the record), one after another.
-/// The file is deleted when the frontier is dropped (expanded, or left by
-/// a round cut short).
+/// A task's new states as the chunks of its inputs give them, put in the
+/// in-memory search's order (by shard, then as met): held by shard, in
+/// blocks of up to [`FRONTIER_BLOCK`] states, until the task has read its
+/// inputs; in a file if they pass `hold` bytes then. While the task reads
+/// on, they are written to that file after any chunk that leaves more than
+/// `hold` bytes held, or the task's `budget` if that is more: blocks of
+/// the states of one shard in one chunk would be small, and compressed
+/// less.
+struct FrontierWriter {
+    path: PathBuf,
+    hold: Option<u64>,
+    budget: u64,
+    /// Per shard of the part, the blocks held: each state its length in
+    /// two bytes, then its record; and the states in the block.
+    shards: Vec<Vec<(Vec<u8>, u32)>>,
+    held: u64,
+    /// The most bytes held after a chunk.
+    peak: u64,
+    file: Option<FrontierFile>,
+}
+
+impl FrontierWriter {
+    fn new(path: PathBuf, hold: Option<u64>, budget: u64) -> FrontierWriter {
+        FrontierWriter {
+            path,
+            hold,
+            budget,
+            shards: (0..PART_SHARDS).map(|_| Vec::new()).collect(),
+            held: 0,
+            peak: 0,
+            file: None,
+        }
+    }
+
+    fn push(&mut self, fp: u128, record: &[u8]) {
+        let blocks = &mut self.shards[shard_of(fp) % PART_SHARDS];
+        if blocks
+            .last()
+            .is_none_or(|&(_, count)| count as usize >= FRONTIER_BLOCK)
+        {
+            blocks.push(Default::default());
+        }
+        let (raw, count) = blocks.last_mut().expect("a block");
+        raw.extend_from_slice(&(record.len() as u16).to_le_bytes());
+        raw.extend_from_slice(record);
+        *count += 1;
+        self.held += record.len() as u64 + 2;
+    }
+
+    /// After a chunk: past `hold` bytes and the budget, the blocks held go
+    /// to the file.
+    fn spill(&mut self) -> Result<(), CheckpointError> {
+        self.peak = self.peak.max(self.held);
+        if self
+            .hold
+            .is_some_and(|hold| self.held > hold.max(self.budget))
+        {
+            self.write_held()?;
+        }
+        Ok(())
+    }
+
+    fn write_held(&mut self) -> Result<(), CheckpointError> {
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => self.file.insert(FrontierFile::create(self.path.clone())?),
+        };
+        for (shard, blocks) in self.shards.iter_mut().enumerate() {
+            for (raw, count) in blocks.drain(..) {
+                file.push(shard, &raw, count)?;
+            }
+        }
+        self.held = 0;
+        Ok(())
+    }
+
+    /// The frontier: in memory if it never passed `hold`, else in the
+    /// file.
+    fn finish(mut self) -> Result<Frontier, CheckpointError> {
+        if self.file.is_none() && self.hold.is_none_or(|hold| self.held <= hold) {
+            let mut arena = Arena::default();
+            for blocks in &mut self.shards {
+                for (raw, count) in blocks.drain(..) {
+                    read_states(&self.path, &raw, count, &mut arena)?;
+                }
+            }
+            return Ok(Frontier::Memory(arena));
+        }
+        self.write_held()?;
+        let mut file = self.file.take().expect("written");
+        file.finish()?;
+        Ok(Frontier::File(file))
+    }
+}
+
+/// Adds to `arena` the `count` states of the raw block `raw` (each its
+/// length in two bytes, then its record), of the frontier at `path`.
+fn read_states(
+    path: &Path,
+    raw: &[u8],
+    count: u32,
+    arena: &mut Arena,
+) -> Result<(), CheckpointError> {
+    let before = arena.len();
+    let mut at = 0;
+    while at < raw.len() {
+        let len = raw
+            .get(at..at + 2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]) as usize)
+            .ok_or_else(|| damaged(path, "a state cut short"))?;
+        let record = raw
+            .get(at + 2..at + 2 + len)
+            .ok_or_else(|| damaged(path, "a state cut short"))?;
+        arena.push(record);
+        at += 2 + len;
+    }
+    if arena.len() - before != count as usize {
+        return Err(damaged(path, "a block of the wrong length"));
+    }
+    Ok(())
+}
+
+/// A block of a frontier's file.
+struct FrontierBlock {
+    /// The shard (within the part) its states are of.
+    shard: usize,
+    offset: u64,
+    len: u32,
+    raw: u32,
+    count: u32,
+}
+
+/// A frontier on disk: Zstandard blocks of up to [`FRONTIER_BLOCK`] states
+/// (each its length in two bytes, then its record), read back by shard,
+/// and each shard's in the order written. The file is deleted when the
+/// frontier is dropped (expanded, or left by a round cut short).
 struct FrontierFile {
     path: PathBuf,
     /// The writer, until the file is finished.
     out: Option<BufWriter<fs::File>>,
-    /// Each block's bytes on disk, raw bytes and records.
-    blocks: Vec<(u32, u32, u32)>,
+    /// Bytes written.
+    end: u64,
+    /// In the order they are read once the file is finished.
+    blocks: Vec<FrontierBlock>,
 }
 
 impl FrontierFile {
-    fn push(&mut self, raw: &[u8], count: u32) -> Result<(), CheckpointError> {
+    fn create(path: PathBuf) -> Result<FrontierFile, CheckpointError> {
+        let file = fs::File::create(&path).map_err(io_error(&path))?;
+        Ok(FrontierFile {
+            out: Some(BufWriter::with_capacity(1 << 16, file)),
+            path,
+            end: 0,
+            blocks: Vec::new(),
+        })
+    }
+
+    fn push(&mut self, shard: usize, raw: &[u8], count: u32) -> Result<(), CheckpointError> {
         let packed = compress_block(raw).map_err(io_error(&self.path))?;
         let out = self.out.as_mut().expect("a file being written");
         out.write_all(&packed).map_err(io_error(&self.path))?;
-        self.blocks
-            .push((packed.len() as u32, raw.len() as u32, count));
+        self.blocks.push(FrontierBlock {
+            shard,
+            offset: self.end,
+            len: packed.len() as u32,
+            raw: raw.len() as u32,
+            count,
+        });
+        self.end += packed.len() as u64;
         Ok(())
     }
 
+    /// Writes what is left, and puts the blocks in the order they are read
+    /// (by shard; a shard's as written: the sort is stable).
     fn finish(&mut self) -> Result<(), CheckpointError> {
         if let Some(out) = self.out.take() {
             out.into_inner()
                 .map_err(|e| e.into_error())
                 .map_err(io_error(&self.path))?;
         }
+        self.blocks.sort_by_key(|b| b.shard);
         Ok(())
     }
 
-    /// Block `k`'s records into `arena` (emptied first), reading on from
-    /// `file` (opened at the first block).
+    /// Block `k`'s states into `arena` (emptied first), read from `file`
+    /// (opened the first time).
     fn read_block(
         &self,
-        file: &mut Option<BufReader<fs::File>>,
+        file: &mut Option<fs::File>,
         k: usize,
         arena: &mut Arena,
     ) -> Result<(), CheckpointError> {
+        use std::io::Seek;
         let path = &self.path;
         let file = match file {
             Some(file) => file,
-            None => file.insert(BufReader::with_capacity(
-                1 << 16,
-                fs::File::open(path).map_err(io_error(path))?,
-            )),
+            None => file.insert(fs::File::open(path).map_err(io_error(path))?),
         };
-        let (len, raw_len, count) = self.blocks[k];
-        let mut packed = vec![0; len as usize];
+        let block = &self.blocks[k];
+        file.seek(std::io::SeekFrom::Start(block.offset))
+            .map_err(io_error(path))?;
+        let mut packed = vec![0; block.len as usize];
         file.read_exact(&mut packed).map_err(io_error(path))?;
-        let raw = decompress_block(&packed, raw_len as usize).map_err(io_error(path))?;
+        let raw = decompress_block(&packed, block.raw as usize).map_err(io_error(path))?;
         *arena = Arena::default();
-        let mut at = 0;
-        while at < raw.len() {
-            let len = raw
-                .get(at..at + 2)
-                .map(|b| u16::from_le_bytes([b[0], b[1]]) as usize)
-                .ok_or_else(|| damaged(path, "a state cut short"))?;
-            let record = raw
-                .get(at + 2..at + 2 + len)
-                .ok_or_else(|| damaged(path, "a state cut short"))?;
-            arena.push(record);
-            at += 2 + len;
-        }
-        if arena.len() != count as usize {
-            return Err(damaged(path, "a block of the wrong length"));
-        }
-        Ok(())
+        read_states(path, &raw, block.count, arena)
     }
 }
 
@@ -981,6 +1206,18 @@ where
     P::State: Send,
     P::Move: Send,
 {
+    /// The memory budget of the search on disk: the bytes of output files
+    /// held in memory (see [`MEMORY_FILES`]), and the measure of what else
+    /// it holds (the frontiers that wait in memory, the inputs of the
+    /// running tasks).
+    fn disk_budget(&self) -> u64 {
+        self.disk_memory.unwrap_or_else(|| {
+            self.limits
+                .max_memory
+                .map_or(MEMORY_FILES, |max| (max / 8).min(MEMORY_FILES))
+        })
+    }
+
     /// Runs the round task this process was started for, if it was (by a
     /// search's launcher: [`ROUND_ENV`] names the round's file in this
     /// search's directory), and returns `true`; `false` otherwise.
@@ -1014,6 +1251,8 @@ where
             })?;
         let keep_leaves = self.on_leaf.is_some();
         let mut seen = load_seen(&options.dir, round.layer, part, round.step)?;
+        // A task on its own: its inputs in chunks of up to a quarter of the
+        // budget, and its frontier, which it expands right away, in memory.
         let (out, frontier, _) = dedup_task(
             &options.dir,
             None,
@@ -1021,6 +1260,7 @@ where
             part,
             &mut seen,
             None,
+            self.disk_budget() / 4,
             &|packed: &[u8]| self.problem.fingerprint(&self.problem.unpack(packed)),
         )?;
         // Only this part's seen set is at hand.
@@ -1122,11 +1362,7 @@ where
         };
         let mut goal: Option<FoundGoal<P::State>> = None;
         let mut seen: Vec<FpTable> = Vec::new();
-        let budget = self.disk_memory.unwrap_or_else(|| {
-            self.limits
-                .max_memory
-                .map_or(MEMORY_FILES, |max| (max / 8).min(MEMORY_FILES))
-        });
+        let budget = self.disk_budget();
         let mut unsaved = Unsaved {
             written: Vec::new(),
             doomed: Vec::new(),
@@ -1180,11 +1416,14 @@ where
             };
             let (limits, cancel) = (&self.limits, self.cancel);
             let stopping = || out_of_time(limits, cancel, started).is_some();
-            let mut runs: Vec<Option<Run>> = Vec::new();
+            let mut runs: Vec<Vec<Run>> = Vec::new();
             // Every part's frontier waits for the others' in one process: in
             // memory up to a part's share of a quarter of the budget (held
             // as it is, not compressed), else in a file.
             let hold = Some(budget / (4 * PARTS as u64));
+            // The tasks running at once read their inputs in chunks of up
+            // to another quarter of the budget, shared.
+            let inputs = budget / (4 * pool.threads().min(PARTS) as u64);
             let fingerprint = |packed: &[u8]| problem.fingerprint(&problem.unpack(packed));
             let outs: Vec<TaskOut> = match &options.launcher {
                 None => pool
@@ -1199,7 +1438,16 @@ where
                             .enumerate()
                             .with_max_len(1)
                             .map(|(part, seen)| {
-                                dedup_task(&dir, memory, &round, part, seen, hold, &fingerprint)
+                                dedup_task(
+                                    &dir,
+                                    memory,
+                                    &round,
+                                    part,
+                                    seen,
+                                    hold,
+                                    inputs,
+                                    &fingerprint,
+                                )
                             })
                             .collect::<Result<Vec<_>, _>>()?;
                         let known: Vec<Option<&FpTable>> = seen.iter().map(Some).collect();
@@ -1253,6 +1501,7 @@ where
             let mut new = 0;
             let mut task_memory = 0;
             let mut frontiers = 0;
+            let mut frontier_files = 0;
             for out in &outs {
                 new += out.new;
                 for (&producer, &n) in &out.dups {
@@ -1275,6 +1524,7 @@ where
                 stats.max_depth = stats.max_depth.max(out.max_depth);
                 task_memory = task_memory.max(out.memory);
                 frontiers += out.frontier_bytes;
+                frontier_files += out.frontier_file_bytes;
                 unsaved.seen_disk += out.seen_file_bytes;
                 if out.seen_file_bytes > 0 {
                     let path = seen_path(&dir, layer, out.part, current.step, current.step);
@@ -1376,7 +1626,11 @@ where
             } else {
                 manifest.current = Some(current);
             }
-            let on_disk = manifest.files.values().map(|f| f.bytes).sum::<u64>() + unsaved.seen_disk;
+            // What the directory holds, with the frontier files of the
+            // round (deleted now, they were held with its files).
+            let on_disk = manifest.files.values().map(|f| f.bytes).sum::<u64>()
+                + unsaved.seen_disk
+                + frontier_files;
             // The checks, as the in-memory search makes them.
             let stop = 'check: {
                 if let Some(on_leaf) = &mut self.on_leaf {
@@ -1480,13 +1734,7 @@ where
                 if runs.is_empty() {
                     continue;
                 }
-                let run = if runs.len() == 1 {
-                    runs.pop().expect("one run")
-                } else {
-                    let mut all: Vec<u128> = runs.drain(..).flat_map(|r| r.to_vec()).collect();
-                    all.sort_unstable();
-                    Run::from_sorted(&all)
-                };
+                let run = merged(std::mem::take(runs));
                 let path = seen_path(
                     dir,
                     current.layer,
@@ -1727,9 +1975,12 @@ mod tests {
     /// A puzzle's search counts the same on disk as in memory, layer by
     /// layer, on one thread or two, with the same goal at the same depth,
     /// and leaves no file. At the default memory budget the frontiers stay
-    /// in memory; with a budget of 4 KiB (64 bytes a part) small frontiers
-    /// stay in memory and the rest go to files, read back a chunk at a
-    /// time; with none, every frontier does, and so does every output file.
+    /// in memory and a task reads its inputs in one chunk; with a budget of
+    /// 4 KiB (64 bytes a part) small frontiers stay in memory and the rest
+    /// go to files, read back a chunk at a time, and a task reads its
+    /// inputs in chunks of 10 to 20 records (512 bytes or 1 KiB); with none,
+    /// every frontier goes to a file, and so does every output file, and
+    /// the inputs are read one record a chunk.
     #[test]
     fn the_search_on_disk_counts_what_the_search_in_memory_counts() {
         let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
@@ -1758,6 +2009,175 @@ mod tests {
                 let left = fs::read_dir(dir.path().join(sub)).map_or(0, |d| d.count());
                 assert_eq!(left, 0, "{sub} ({budget:?}, {jobs} threads)");
             }
+        }
+    }
+
+    /// The states of a frontier, in the order they are expanded.
+    fn frontier_states(frontier: &Frontier) -> Vec<Vec<u8>> {
+        let states = |arena: &Arena| (0..arena.len()).map(|i| arena.get(i).to_vec()).collect();
+        match frontier {
+            Frontier::Memory(arena) => states(arena),
+            Frontier::File(file) => {
+                let (mut reader, mut arena, mut all) = (None, Arena::default(), Vec::new());
+                for k in 0..file.blocks.len() {
+                    file.read_block(&mut reader, k, &mut arena).unwrap();
+                    let block: Vec<Vec<u8>> = states(&arena);
+                    all.extend(block);
+                }
+                all
+            }
+        }
+    }
+
+    /// A task's first half keeps, chunk by chunk, what one pass over its
+    /// inputs in the order sent keeps: the first record of each state not
+    /// seen before (and so its depth), the others counted as duplicates of
+    /// the layer that sent them, the frontier in the in-memory search's
+    /// order (by shard, then as sent), the new fingerprints in runs.
+    /// Whether the inputs fit in one chunk, take many (about 76 records
+    /// each) or one a record, and the frontier stays in memory, goes to a
+    /// file after the chunks that pass 1 KiB, or after each.
+    #[test]
+    fn a_task_reading_its_inputs_in_chunks_keeps_what_one_pass_keeps() {
+        use crate::explore::Problem;
+        use std::collections::HashSet;
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["blocks", "frontier"] {
+            fs::create_dir_all(dir.path().join(sub)).unwrap();
+        }
+        let layer = 7;
+        let state = |n: u32| ((n % 256) as u16, (n / 256) as u16);
+        // 80,000 states (more than a frontier block in most shards), sent
+        // 180,000 times at various depths by three layers.
+        let mut sent: Vec<(u64, u128, Vec<u8>)> = Vec::new();
+        let mut files = Vec::new();
+        for (k, producer) in [5u64, 6, 7].into_iter().enumerate() {
+            let name = format!("f{k}.blk");
+            let mut writer = BlockWriter::new(dir.path(), name, producer, None);
+            for i in 0..60_000u32 {
+                let s = state((i * 7_919 + k as u32 * 31_337) % 80_000);
+                let mut record = ((i % 50) as u16).to_le_bytes().to_vec();
+                Walk.pack(&s, &mut record);
+                let fp = Walk.fingerprint(&s);
+                writer.push(layer, fp, &record).unwrap();
+                sent.push((producer, fp, record));
+            }
+            files.push(writer.finish().unwrap().unwrap());
+        }
+        let round = Round {
+            id: "walk".into(),
+            layer,
+            step: 1,
+            files,
+        };
+        // One state in ten was seen before.
+        let before: Vec<u128> = (0..80_000)
+            .step_by(10)
+            .map(|n| Walk.fingerprint(&state(n)))
+            .collect();
+        let fingerprint = |packed: &[u8]| Walk.fingerprint(&Walk.unpack(packed));
+        let no_files = MemFiles::new(0);
+        for part in 0..PARTS {
+            let seen_before = || {
+                let mut seen = FpTable::default();
+                for &fp in before.iter().filter(|&&fp| part_of(fp) == part) {
+                    seen.insert(fp);
+                }
+                seen
+            };
+            let mut known: HashSet<u128> = before.iter().copied().collect();
+            let mut dups: BTreeMap<u64, u64> = BTreeMap::new();
+            let mut kept = Vec::new();
+            let mut new_fps = Vec::new();
+            let sent_here = sent.iter().filter(|(_, fp, _)| part_of(*fp) == part);
+            for (producer, fp, record) in sent_here.clone() {
+                if known.insert(*fp) {
+                    kept.push((shard_of(*fp), record.clone()));
+                    new_fps.push(*fp);
+                } else {
+                    *dups.entry(*producer).or_default() += 1;
+                }
+            }
+            kept.sort_by_key(|&(shard, _)| shard);
+            let expected: Vec<Vec<u8>> = kept.into_iter().map(|(_, record)| record).collect();
+            new_fps.sort_unstable();
+            for (budget, hold) in [
+                (u64::MAX, None),
+                (u64::MAX, Some(0)),
+                (4 << 10, Some(1 << 10)),
+                (4 << 10, None),
+                (0, Some(0)),
+            ] {
+                let what = format!("part {part}, budget {budget}, hold {hold:?}");
+                let mut seen = seen_before();
+                let (out, frontier, runs) = dedup_task(
+                    dir.path(),
+                    Some(&no_files),
+                    &round,
+                    part,
+                    &mut seen,
+                    hold,
+                    budget,
+                    &fingerprint,
+                )
+                .unwrap();
+                assert_eq!(out.inputs, sent_here.clone().count() as u64, "{what}");
+                let chunks = match budget {
+                    u64::MAX => 1,
+                    0 => out.inputs,
+                    _ => out.inputs / 80,
+                };
+                assert!(out.chunks >= chunks, "{what}: {} chunks", out.chunks);
+                assert_eq!(out.dups, dups, "{what}");
+                assert_eq!(out.new, new_fps.len() as u64, "{what}");
+                let mut fps: Vec<u128> = runs.iter().flat_map(Run::to_vec).collect();
+                fps.sort_unstable();
+                assert_eq!(fps, new_fps, "{what}");
+                assert_eq!(seen.len(), seen_before().len() + new_fps.len(), "{what}");
+                assert_eq!(
+                    matches!(frontier, Frontier::File(_)),
+                    hold.is_some(),
+                    "{what}"
+                );
+                assert_eq!(frontier_states(&frontier), expected, "{what}");
+                drop(frontier);
+                let left = fs::read_dir(dir.path().join("frontier")).unwrap().count();
+                assert_eq!(left, 0, "{what}");
+            }
+        }
+    }
+
+    /// The frontier files of a round count against the disk limit with the
+    /// files it leaves: given as its limit what the first round leaves, a
+    /// search whose frontiers go to files stops after that round, one whose
+    /// frontiers stay in memory goes on.
+    #[test]
+    fn frontier_files_count_against_the_disk_limit() {
+        let run = |dir: &Path, budget: Option<u64>, max_bytes: u64| {
+            let mut search = Layered::new(&Walk).stop(Stop::Exhaust).jobs(Some(1));
+            if let Some(budget) = budget {
+                search = search.disk_memory(budget);
+            }
+            let options = DiskOptions {
+                max_bytes: Some(max_bytes),
+                ..on_disk(dir)
+            };
+            search.disk(options, "walk").run().unwrap()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let first = run(dir.path(), None, 0);
+        assert_eq!(first.end, End::Stopped(StopReason::Disk));
+        assert_eq!(first.stats.positions, 1);
+        let manifest: DiskManifest =
+            serde_json::from_slice(&fs::read(dir.path().join("disk-manifest.json")).unwrap())
+                .unwrap();
+        let left: u64 = manifest.files.values().map(|f| f.bytes).sum();
+        assert!(left > 0);
+        for (budget, stops_at_once) in [(None, false), (Some(0), true)] {
+            let dir = tempfile::tempdir().unwrap();
+            let outcome = run(dir.path(), budget, left);
+            assert_eq!(outcome.end, End::Stopped(StopReason::Disk), "{budget:?}");
+            assert_eq!(outcome.stats.positions == 1, stops_at_once, "{budget:?}");
         }
     }
 
