@@ -120,10 +120,6 @@ pub struct BlindSettings {
     /// written before there was one: none).
     #[serde(default)]
     pub check: usize,
-    /// How many times HOP draws its samples again when none is won (0, as
-    /// in files written before it did).
-    #[serde(default)]
-    pub redraw: usize,
     pub seed: u64,
 }
 

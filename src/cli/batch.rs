@@ -106,11 +106,6 @@ pub struct Args {
     /// sampled completions solved after each (0: no check).
     #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_CHECK, requires = "hidden", value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
     hidden_check: usize,
-    /// With --hidden (hop): when none of a decision's sampled completions
-    /// is won, draw as many again, up to N times, before looking ahead (0:
-    /// never).
-    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_REDRAW, requires = "hidden", value_parser = super::flags::whole_usize(0, super::flags::MAX_REDRAWS))]
-    hidden_redraw: usize,
     /// With --hidden: seed of the samples (the same seed plays the same
     /// games).
     #[arg(long, value_name = "N", default_value_t = 1, requires = "hidden", value_parser = super::flags::whole(0, u64::MAX))]
@@ -139,7 +134,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             max_moves: 1000,
             lookahead: args.hidden_lookahead,
             check: args.hidden_check,
-            redraw: args.hidden_redraw,
             seed: args.seed,
         };
         let (code, records) = super::hidden::run(

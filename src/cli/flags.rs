@@ -179,9 +179,6 @@ pub fn size_limit(text: &str) -> Result<SizeLimit, String> {
 /// The most completions `--samples` draws.
 pub const MAX_SAMPLES: usize = 1_000_000;
 
-/// The most times `--redraw` draws a decision's samples again.
-pub const MAX_REDRAWS: usize = 1_000;
-
 /// A reader for a whole number from `min` to `max` (a flag with no "no
 /// limit" value, like `--seed` or `queens N`): anything else is refused
 /// naming the range.

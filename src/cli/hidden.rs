@@ -36,11 +36,6 @@ fn kept(settings: &HiddenSettings) -> BlindSettings {
         } else {
             0
         },
-        redraw: if settings.player == Player::Hop {
-            settings.redraw
-        } else {
-            0
-        },
         seed: settings.seed,
     }
 }
@@ -75,7 +70,7 @@ pub fn run(
     for record in existing.into_iter().filter(|r| config.includes(r)) {
         match &record.blind {
             Some(blind) if blind.settings != mine => anyhow::bail!(
-                "{}: deal {} was played blind with other settings (player {}, {}, {} positions, lookahead {}, check {}, redraw {}, at most {}, seed {}): give the same flags, or another results file",
+                "{}: deal {} was played blind with other settings (player {}, {}, {} positions, lookahead {}, check {}, at most {}, seed {}): give the same flags, or another results file",
                 output.map_or(String::new(), |p| p.display().to_string()),
                 record.number,
                 blind.settings.player,
@@ -86,7 +81,6 @@ pub fn run(
                     .map_or("no limit on".into(), |m| m.to_string()),
                 blind.settings.lookahead,
                 blind.settings.check,
-                blind.settings.redraw,
                 spider_analyzer::text::count(blind.settings.max_moves as u64, "move"),
                 blind.settings.seed
             ),
@@ -194,7 +188,6 @@ pub fn run(
                 "max_moves": settings.max_moves,
                 "lookahead": settings.lookahead,
                 "check": kept(settings).check,
-                "redraw": kept(settings).redraw,
                 "seed": settings.seed,
             },
             "deals": n,
@@ -259,14 +252,9 @@ pub fn run(
         )?;
         writeln!(
             out,
-            "settings             player {}, {} per decision{}, {} positions per solve, {}, at most {}, seed {} (--seed {} plays the same games)",
+            "settings             player {}, {} per decision, {} positions per solve, {}, at most {}, seed {} (--seed {} plays the same games)",
             settings.player,
             count(settings.samples as u64, "sample"),
-            match kept(settings).redraw {
-                0 => String::new(),
-                1 => " (drawn again once while none is won)".to_string(),
-                n => format!(" (drawn again up to {n} times while none is won)"),
-            },
             settings
                 .limits
                 .max_positions

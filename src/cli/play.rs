@@ -64,10 +64,6 @@ pub struct Args {
     /// solved after each (0: no check).
     #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_CHECK, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
     check: usize,
-    /// When none of a decision's sampled completions is won, draw as many
-    /// again, up to N times, before looking ahead (0: never).
-    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_REDRAW, value_parser = super::flags::whole_usize(0, super::flags::MAX_REDRAWS))]
-    redraw: usize,
     /// Seed of the samples (the same seed plays the same game).
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -118,7 +114,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         max_moves: args.max_moves,
         lookahead: args.lookahead,
         check: args.check,
-        redraw: args.redraw,
         seed: args.seed,
     };
     let pool = rayon::ThreadPoolBuilder::new()

@@ -12,12 +12,7 @@
 //!    face-down and stock card `XX`, the candidates being the cards not yet
 //!    seen), draws `samples` completions uniformly, and solves each with
 //!    its cards known, under the per-solve limits. The winning lines found
-//!    are its *plans*. When none is won, it draws `samples` more, up to
-//!    `redraw` times (from a random stream of their own), before step 4:
-//!    late in a game at 2 suits, and at 4 suits almost everywhere, a
-//!    third to a half of the completions are won within the limits, so
-//!    three draws often find none where more would, and a move from the
-//!    lookahead is a weaker move than a solved line's.
+//!    are its *plans*.
 //! 2. It plays the first move that most plans start with (ties as in the
 //!    hint: toward moves that turn up a card, then same-suit builds, the
 //!    deal last). Plans that do not start with it are dropped; the others
@@ -26,8 +21,7 @@
 //!    are all dropped, and the next step samples again (with the card now
 //!    seen). A move that turns up nothing keeps the plans: they are still
 //!    winning lines of completions that agree with everything seen.
-//! 4. With no plan (no sampled completion was won within the limits, after
-//!    the redraws), it
+//! 4. With no plan (no sampled completion was won within the limits), it
 //!    plays the legal move whose resulting position the solver's heuristic
 //!    scores best, among those not reached before in this game; with none,
 //!    the game is lost. Every 20 such moves in a row it samples again from
@@ -87,11 +81,6 @@ pub const CHECK_ROWS: usize = 1;
 pub const CHECK_LINES: usize = 3;
 /// Mixed into the seed of the check's draws.
 const CHECK_SEED: u64 = 0x0c4e_c6ed_ca4d_5eed;
-/// Mixed into the seed of the draws made again (step 1).
-const REDRAW_SEED: u64 = 0x2ed2_a0ed_5eed_0f0a;
-/// The draws made again at default settings (`--hidden-redraw`,
-/// `--redraw`).
-pub const DEFAULT_REDRAW: usize = 2;
 /// The samples of a check at default settings (`--hidden-check`,
 /// `--check`).
 pub const DEFAULT_CHECK: usize = 10;
@@ -250,8 +239,6 @@ pub struct Hop {
     /// The check's own draws, so that a check that keeps the plans' move
     /// leaves the plans' samples as they would be without it.
     check_rng: SplitMix64,
-    /// The draws made again when none of a decision's first is won.
-    redraw_rng: SplitMix64,
     /// Winning lines of sampled completions that agree with every move
     /// played since they were found.
     plans: Vec<Vec<Move>>,
@@ -276,7 +263,6 @@ impl Hop {
         Hop {
             rng: SplitMix64::new(settings.seed),
             check_rng: SplitMix64::new(settings.seed ^ CHECK_SEED),
-            redraw_rng: SplitMix64::new(settings.seed ^ REDRAW_SEED),
             settings,
             plans: Vec::new(),
             drawn: 0,
@@ -400,20 +386,6 @@ impl Policy for Hop {
             self.plans = self.sample_plans(view, cancel)?;
             self.stats.decisions += 1;
             self.fresh = true;
-            // Step 1's redraws, from a stream of their own: a game in
-            // which every first draw finds a win is the game without them.
-            let mut drawn = self.drawn;
-            for _ in 0..self.settings.redraw {
-                if !self.plans.is_empty() {
-                    break;
-                }
-                std::mem::swap(&mut self.rng, &mut self.redraw_rng);
-                let more = self.sample_plans(view, cancel);
-                std::mem::swap(&mut self.rng, &mut self.redraw_rng);
-                self.plans = more?;
-                drawn += self.drawn;
-            }
-            self.drawn = drawn;
         }
         if self.plans.is_empty() && self.settings.lookahead > 0 {
             // The position as seen, every hidden card XX: the lookahead

@@ -120,10 +120,6 @@ pub struct HiddenSettings {
     /// against the lookahead's lines to a card on this many sampled
     /// completions (0: no check).
     pub check: usize,
-    /// [`Player::Hop`]: when none of a decision's `samples` completions is
-    /// won, draw `samples` more, up to this many times, before looking
-    /// ahead (0: never).
-    pub redraw: usize,
     /// Seeds the samples of the game (with the deal's number mixed in by
     /// the caller, so each game has its own).
     pub seed: u64,
@@ -132,9 +128,9 @@ pub struct HiddenSettings {
 impl Default for HiddenSettings {
     /// The settings of `spider batch --hidden` and `spider play` at their
     /// defaults (limits without a memory limit, which the command line
-    /// sets per thread): HOP, 3 samples a decision (3 more, up to twice,
-    /// while none is won), 100,000 positions a solve, 1000 moves, a
-    /// lookahead of 5,000 positions, 10 samples a check, seed 1.
+    /// sets per thread): HOP, 3 samples a decision, 100,000 positions a
+    /// solve, 1000 moves, a lookahead of 5,000 positions, 10 samples a
+    /// check, seed 1.
     fn default() -> HiddenSettings {
         HiddenSettings {
             player: Player::Hop,
@@ -147,7 +143,6 @@ impl Default for HiddenSettings {
             max_moves: 1000,
             lookahead: 5_000,
             check: super::blind::DEFAULT_CHECK,
-            redraw: super::blind::DEFAULT_REDRAW,
             seed: 1,
         }
     }
