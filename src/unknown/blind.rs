@@ -62,7 +62,7 @@ use crate::deal::numbered::SplitMix64;
 use crate::game::Move;
 use crate::stats::Interval;
 
-pub use super::policy::{Choice, HiddenSettings, Player, Policy, PolicyStats};
+pub use super::policy::{Choice, DEFAULT_CHECK, HiddenSettings, Player, Policy, PolicyStats};
 
 use super::hint::kind;
 use super::referee::Referee;
@@ -81,9 +81,6 @@ pub const CHECK_ROWS: usize = 1;
 pub const CHECK_LINES: usize = 3;
 /// Mixed into the seed of the check's draws.
 const CHECK_SEED: u64 = 0x0c4e_c6ed_ca4d_5eed;
-/// The samples of a check at default settings (`--hidden-check`,
-/// `--check`).
-pub const DEFAULT_CHECK: usize = 10;
 
 /// How many more of `samples` checked completions a lookahead line must
 /// win than the plans' move to be played instead: a fifth of them, at

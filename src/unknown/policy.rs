@@ -99,6 +99,10 @@ impl std::fmt::Display for Player {
     }
 }
 
+/// The samples of [`super::blind::Hop`]'s check of the card to turn up at
+/// default settings (`--hidden-check`, `--check`).
+pub const DEFAULT_CHECK: usize = 10;
+
 /// How the hidden player plays.
 #[derive(Clone, Debug)]
 pub struct HiddenSettings {
@@ -142,7 +146,7 @@ impl Default for HiddenSettings {
             },
             max_moves: 1000,
             lookahead: 5_000,
-            check: super::blind::DEFAULT_CHECK,
+            check: DEFAULT_CHECK,
             seed: 1,
         }
     }
