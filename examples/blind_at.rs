@@ -9,12 +9,11 @@
 //! ```
 use std::sync::atomic::AtomicBool;
 
-use spider_analyzer::cards::SuitCount;
-use spider_analyzer::deal::Rules;
-use spider_analyzer::deal::numbered::deal;
 use spider_analyzer::deal::yaml;
-use spider_analyzer::unknown::blind::{HiddenSettings, play_blind};
+use spider_analyzer::unknown::blind::play_blind;
 use spider_analyzer::unknown::referee::Referee;
+
+mod study;
 
 fn main() {
     let args: Vec<u64> = std::env::args()
@@ -24,20 +23,7 @@ fn main() {
     let [suits, number, k] = args[..] else {
         panic!("usage: blind_at SUITS NUMBER K");
     };
-    let suits = match suits {
-        1 => SuitCount::One,
-        2 => SuitCount::Two,
-        _ => SuitCount::Four,
-    };
-    let real = deal(number, suits, Rules::Standard);
-    let settings = HiddenSettings {
-        check: std::env::var("CHECK")
-            .ok()
-            .and_then(|c| c.parse().ok())
-            .unwrap_or(spider_analyzer::unknown::blind::DEFAULT_CHECK),
-        ..HiddenSettings::default()
-    }
-    .for_deal(number);
+    let (real, settings) = study::game(study::suits(suits), number);
     let cancel = AtomicBool::new(false);
     let mut referee = Referee::new(&real).unwrap();
     let mut player = settings.new_player();

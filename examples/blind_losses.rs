@@ -19,13 +19,12 @@
 //! ```
 use std::sync::atomic::AtomicBool;
 
-use spider_analyzer::cards::SuitCount;
-use spider_analyzer::deal::Rules;
-use spider_analyzer::deal::numbered::deal;
 use spider_analyzer::game::{Game, Move, Position};
 use spider_analyzer::solve::{Limits, Verdict, analyze_unshortened};
-use spider_analyzer::unknown::blind::{HiddenSettings, play_blind};
+use spider_analyzer::unknown::blind::play_blind;
 use spider_analyzer::unknown::referee::Referee;
+
+mod study;
 
 fn main() {
     let args: Vec<u64> = std::env::args()
@@ -35,11 +34,7 @@ fn main() {
     let [suits, first, last] = args[..] else {
         panic!("usage: blind_losses SUITS FIRST LAST");
     };
-    let suits = match suits {
-        1 => SuitCount::One,
-        2 => SuitCount::Two,
-        _ => SuitCount::Four,
-    };
+    let suits = study::suits(suits);
     let budget: u64 = std::env::var("BUDGET")
         .ok()
         .and_then(|b| b.parse().ok())
@@ -47,15 +42,7 @@ fn main() {
     let cancel = AtomicBool::new(false);
     let (mut lost_by_deal, mut lost_by_reveal, mut lost_quiet, mut never) = (0, 0, 0, 0);
     for number in first..=last {
-        let real = deal(number, suits, Rules::Standard);
-        let settings = HiddenSettings {
-            check: std::env::var("CHECK")
-                .ok()
-                .and_then(|c| c.parse().ok())
-                .unwrap_or(spider_analyzer::unknown::blind::DEFAULT_CHECK),
-            ..HiddenSettings::default()
-        }
-        .for_deal(number);
+        let (real, settings) = study::game(suits, number);
         let mut referee = Referee::new(&real).unwrap();
         let mut player = settings.new_player();
         let mut moves: Vec<Move> = Vec::new();
