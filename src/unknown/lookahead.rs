@@ -129,10 +129,8 @@ pub fn lines(
         let position = tree[at as usize].2.clone();
         moves.clear();
         game.moves(&position, &mut moves);
+        skip_other_empty_piles(&position, &mut moves);
         for &mv in &moves {
-            if !first_empty_pile(&position, mv) {
-                continue;
-            }
             let step = game.apply(&position, mv);
             if step.position.is_won() {
                 let line = Line {
@@ -192,7 +190,7 @@ pub fn lines(
     })
 }
 
-/// Whether `mv` is not a move into an empty pile after the first: every
+/// Drops from `moves` those into an empty pile after the first: every
 /// empty pile is worth the same to a player who cannot see the cards. An
 /// empty pile holds nothing, and what the deals will put on it is as
 /// unknown as what they will put on any other (the unseen cards are
@@ -202,13 +200,14 @@ pub fn lines(
 /// Searching one of them keeps every choice and spares the copies, which
 /// late in a game, with several empty piles, would take most of the
 /// lookahead's positions.
-fn first_empty_pile(position: &Position, mv: Move) -> bool {
-    match mv {
-        Move::Shift { to, .. } if position.is_empty_pile(to as usize) => {
-            (0..to as usize).all(|pile| !position.is_empty_pile(pile))
-        }
-        _ => true,
-    }
+fn skip_other_empty_piles(position: &Position, moves: &mut Vec<Move>) {
+    let Some(first) = (0..PILES).find(|&pile| position.is_empty_pile(pile)) else {
+        return;
+    };
+    moves.retain(|&mv| match mv {
+        Move::Shift { to, .. } => to as usize == first || !position.is_empty_pile(to as usize),
+        Move::Deal => true,
+    });
 }
 
 /// The moves from the start to node `at` of `tree`, then `last`.
@@ -236,6 +235,45 @@ mod tests {
             .into_iter()
             .find(|mv| mv.to_string() == text)
             .expect("a legal move")
+    }
+
+    /// With three empty piles, the moves into the second and third are
+    /// dropped and every other move is kept.
+    #[test]
+    fn runs_go_into_the_first_empty_pile_only() {
+        let text = "\
+suits: 1
+piles:
+  - face_up: [KS, QS]
+  - face_up: []
+  - face_up: [5S, 4S, 3S, 2S]
+  - face_up: []
+  - face_down: [XX]
+    face_up: [9S]
+  - face_up: []
+  - face_up: [4S]
+  - face_up: [JS, 10S]
+  - face_up: [8S]
+  - face_up: [7S, 6S]
+stock:
+  - [XX, XX, XX, XX, XX, XX, XX, XX, XX, XX]
+removed: [S, S, S, S, S]
+";
+        let deal = yaml::from_str(text, Path::new("t.yaml")).unwrap();
+        let game = Game::new(&deal).unwrap();
+        let mut all = Vec::new();
+        game.moves(game.start(), &mut all);
+        let mut kept = all.clone();
+        skip_other_empty_piles(game.start(), &mut kept);
+        let into = |mv: &Move, pile: u8| matches!(mv, Move::Shift { to, .. } if *to == pile);
+        assert!(all.iter().any(|mv| into(mv, 3)) && all.iter().any(|mv| into(mv, 5)));
+        let expected: Vec<Move> = all
+            .iter()
+            .copied()
+            .filter(|mv| !into(mv, 3) && !into(mv, 5))
+            .collect();
+        assert_eq!(kept, expected);
+        assert!(kept.iter().any(|mv| into(mv, 1)));
     }
 
     /// A position where a card can be turned up: the line ends by turning
