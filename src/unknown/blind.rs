@@ -42,6 +42,18 @@
 //!    `examples/blind_losses.rs`, found HOP's games lost late, most often
 //!    by such a card; `examples/reveal_lines.rs` values the lines of a
 //!    position.)
+//! 6. When the move the plans chose starts a line that deals before any
+//!    card turns up (the plans' line, or the lookahead's), it chooses the
+//!    position to deal from itself: the plans' moves before a deal arrange
+//!    the piles for their samples' rows, another gamble a player cannot
+//!    see through. [`line_to_deal`] weighs the best positions a row can be
+//!    dealt from (reached by moves that turn up nothing), each dealt with
+//!    `deal_rows` rows drawn from the unseen cards (the same rows for
+//!    each) and looked past by the lookahead, and plays the line to the
+//!    one worth most on average, then deals (the check of step 5 still
+//!    weighs that deal against the lines to a card). The row dealt next is
+//!    a uniform draw of the unseen cards, so the average is honest about
+//!    it.
 //!
 //! It stops when the game is won, when no move is left, or after
 //! `max_moves` moves. This is the cheap form of the hint (first moves
