@@ -120,15 +120,7 @@ pub struct BlindSettings {
     /// written before there was one: none).
     #[serde(default)]
     pub check: usize,
-    /// Rows HOP draws to choose the position to deal from (0, as in files
-    /// written before it did: none, it deals from where its plans lead).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub deal_rows: usize,
     pub seed: u64,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 fn hop() -> String {

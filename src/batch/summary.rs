@@ -425,7 +425,6 @@ mod tests {
                 max_moves: 1000,
                 lookahead: 5000,
                 check: 0,
-                deal_rows: 0,
                 seed: 1,
             },
         };

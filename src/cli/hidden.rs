@@ -36,11 +36,6 @@ fn kept(settings: &HiddenSettings) -> BlindSettings {
         } else {
             0
         },
-        deal_rows: if settings.player == Player::Hop {
-            settings.deal_rows
-        } else {
-            0
-        },
         seed: settings.seed,
     }
 }
@@ -75,7 +70,7 @@ pub fn run(
     for record in existing.into_iter().filter(|r| config.includes(r)) {
         match &record.blind {
             Some(blind) if blind.settings != mine => anyhow::bail!(
-                "{}: deal {} was played blind with other settings (player {}, {}, {} positions, lookahead {}, check {}, {} before a deal, at most {}, seed {}): give the same flags, or another results file",
+                "{}: deal {} was played blind with other settings (player {}, {}, {} positions, lookahead {}, check {}, at most {}, seed {}): give the same flags, or another results file",
                 output.map_or(String::new(), |p| p.display().to_string()),
                 record.number,
                 blind.settings.player,
@@ -86,7 +81,6 @@ pub fn run(
                     .map_or("no limit on".into(), |m| m.to_string()),
                 blind.settings.lookahead,
                 blind.settings.check,
-                spider_analyzer::text::count(blind.settings.deal_rows as u64, "row"),
                 spider_analyzer::text::count(blind.settings.max_moves as u64, "move"),
                 blind.settings.seed
             ),
@@ -194,7 +188,6 @@ pub fn run(
                 "max_moves": settings.max_moves,
                 "lookahead": settings.lookahead,
                 "check": kept(settings).check,
-                "deal_rows": kept(settings).deal_rows,
                 "seed": settings.seed,
             },
             "deals": n,
@@ -259,7 +252,7 @@ pub fn run(
         )?;
         writeln!(
             out,
-            "settings             player {}, {} per decision, {} positions per solve, {}, {}, at most {}, seed {} (--seed {} plays the same games)",
+            "settings             player {}, {} per decision, {} positions per solve, {}, at most {}, seed {} (--seed {} plays the same games)",
             settings.player,
             count(settings.samples as u64, "sample"),
             settings
@@ -269,10 +262,6 @@ pub fn run(
             match kept(settings).check {
                 0 => "no check".to_string(),
                 n => format!("{} a check", count(n as u64, "sample")),
-            },
-            match kept(settings).deal_rows {
-                0 => "deals where the plans lead".to_string(),
-                n => format!("{} drawn before a deal", count(n as u64, "row")),
             },
             count(settings.max_moves as u64, "move"),
             settings.seed,

@@ -64,11 +64,6 @@ pub struct Args {
     /// solved after each (0: no check).
     #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_CHECK, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
     check: usize,
-    /// When the plans deal next, choose the position to deal from by N
-    /// rows drawn from the unseen cards, each dealt and looked past (0:
-    /// deal from where the plans lead).
-    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEAL_ROWS, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
-    deal_rows: usize,
     /// Seed of the samples (the same seed plays the same game).
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -119,7 +114,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         max_moves: args.max_moves,
         lookahead: args.lookahead,
         check: args.check,
-        deal_rows: args.deal_rows,
         seed: args.seed,
     };
     let pool = rayon::ThreadPoolBuilder::new()

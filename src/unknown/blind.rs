@@ -42,18 +42,6 @@
 //!    `examples/blind_losses.rs`, found HOP's games lost late, most often
 //!    by such a card; `examples/reveal_lines.rs` values the lines of a
 //!    position.)
-//! 6. When the move the plans chose starts a line that deals before any
-//!    card turns up (the plans' line, or the lookahead's), it chooses the
-//!    position to deal from itself: the plans' moves before a deal arrange
-//!    the piles for their samples' rows, another gamble a player cannot
-//!    see through. [`line_to_deal`] weighs the best positions a row can be
-//!    dealt from (reached by moves that turn up nothing), each dealt with
-//!    `deal_rows` rows drawn from the unseen cards (the same rows for
-//!    each) and looked past by the lookahead, and plays the line to the
-//!    one worth most on average, then deals (the check of step 5 still
-//!    weighs that deal against the lines to a card). The row dealt next is
-//!    a uniform draw of the unseen cards, so the average is honest about
-//!    it.
 //!
 //! It stops when the game is won, when no move is left, or after
 //! `max_moves` moves. This is the cheap form of the hint (first moves
@@ -74,9 +62,7 @@ use crate::deal::numbered::SplitMix64;
 use crate::game::Move;
 use crate::stats::Interval;
 
-pub use super::policy::{
-    Choice, DEFAULT_CHECK, DEFAULT_DEAL_ROWS, HiddenSettings, Player, Policy, PolicyStats,
-};
+pub use super::policy::{Choice, DEFAULT_CHECK, HiddenSettings, Player, Policy, PolicyStats};
 
 use super::hint::kind;
 use super::referee::Referee;
@@ -95,14 +81,6 @@ pub const CHECK_ROWS: usize = 1;
 pub const CHECK_LINES: usize = 3;
 /// Mixed into the seed of the check's draws.
 const CHECK_SEED: u64 = 0x0c4e_c6ed_ca4d_5eed;
-/// Seeds the rows drawn to choose the position to deal from.
-const DEAL_SEED: u64 = 0xdea1_0f5e_ed00_7a11;
-/// The positions to deal from that [`line_to_deal`] weighs (the best by
-/// the lookahead's value).
-pub const DEAL_KEEP: usize = 16;
-/// The lookahead's positions from each position after a deal, in
-/// [`line_to_deal`].
-pub const DEAL_LOOK: usize = 500;
 
 /// How many more of `samples` checked completions a lookahead line must
 /// win than the plans' move to be played instead: a fifth of them, at
@@ -274,88 +252,7 @@ pub struct Hop {
     /// (played to its end without another check): its share of the
     /// checked completions.
     checked: Option<Interval>,
-    /// The deal's own draws (rows sampled to rate the positions to deal from).
-    deal_rng: SplitMix64,
-    /// Whether the plan is a line to the position chosen to deal from.
-    prepared: bool,
     stats: PolicyStats,
-}
-
-/// Whether `plan`, played from the view's position, reaches a deal before
-/// any card turns up.
-fn deals_next(view: &View, plan: &[Move]) -> bool {
-    let game = view.game();
-    let mut position = view.position().clone();
-    for &mv in plan {
-        if mv == Move::Deal {
-            return true;
-        }
-        if game.check(&position, mv).is_err() {
-            return false;
-        }
-        let step = game.apply(&position, mv);
-        if !step.reveals.is_empty() {
-            return false;
-        }
-        position = step.position;
-    }
-    false
-}
-
-/// The line to the position to deal from: among the positions reachable
-/// by moves that turn up nothing from which a row can be dealt (within
-/// `lookahead` positions; the best [`DEAL_KEEP`] by the lookahead's
-/// value), the one whose position after the deal is worth most on average
-/// over `rows` rows drawn from the unseen cards (the same rows for every
-/// one), each worth what the lookahead finds from it within [`DEAL_LOOK`]
-/// positions ([`super::lookahead::worth`]). The
-/// row dealt next is a uniform draw of the unseen cards, so the average is
-/// honest about it; the deal itself ends the line.
-pub fn line_to_deal(
-    view: &View,
-    rng: &mut SplitMix64,
-    lookahead: usize,
-    rows: usize,
-) -> Option<Vec<Move>> {
-    let game = view.game();
-    let ready = super::lookahead::ready_to_deal(game, view.position(), lookahead, DEAL_KEEP);
-    let look = DEAL_LOOK;
-    if ready.is_empty() {
-        return None;
-    }
-    let unseen = view.unseen();
-    let rows: Vec<Vec<Card>> = (0..rows).map(|_| draw(&unseen, rng)).collect();
-    let jobs: Vec<(usize, usize)> = (0..ready.len())
-        .flat_map(|c| (0..rows.len()).map(move |r| (c, r)))
-        .collect();
-    let worth: Vec<i64> = jobs
-        .par_iter()
-        .map(|&(c, r)| {
-            let mut step = game.apply(&ready[c].position, Move::Deal);
-            let mut used = 0;
-            while step.position.is_reveal() {
-                let n = step.position.unknown_face_up();
-                match game.fill_revealed(&step.position, &rows[r][used..used + n]) {
-                    Ok(next) => step = next,
-                    Err(_) => return i64::MIN / 1024,
-                }
-                used += n;
-            }
-            super::lookahead::worth(game, &step.position, look) as i64
-        })
-        .collect();
-    let n = rows.len();
-    let best = (0..ready.len())
-        .max_by_key(|&c| {
-            (
-                (0..n).map(|r| worth[c * n + r]).sum::<i64>(),
-                std::cmp::Reverse(c),
-            )
-        })
-        .expect("one position at least");
-    let mut line = ready[best].moves.clone();
-    line.push(Move::Deal);
-    Some(line)
 }
 
 impl Hop {
@@ -363,7 +260,6 @@ impl Hop {
         Hop {
             rng: SplitMix64::new(settings.seed),
             check_rng: SplitMix64::new(settings.seed ^ CHECK_SEED),
-            deal_rng: SplitMix64::new(settings.seed ^ DEAL_SEED),
             settings,
             plans: Vec::new(),
             drawn: 0,
@@ -372,18 +268,8 @@ impl Hop {
             looked_ahead: false,
             unplanned_run: 0,
             checked: None,
-            prepared: false,
             stats: PolicyStats::default(),
         }
-    }
-
-    fn prepare_deal(&mut self, view: &View) -> Option<Vec<Move>> {
-        line_to_deal(
-            view,
-            &mut self.deal_rng,
-            self.settings.lookahead.max(1),
-            self.settings.deal_rows,
-        )
     }
 
     /// Step 5 of the module docs: checks `mv`, the move the plans chose,
@@ -547,26 +433,9 @@ impl Policy for Hop {
         // took the last of equals, so reverse first to match it.
         ranked.reverse();
         ranked.sort_by_key(|&m| std::cmp::Reverse((votes(m), kind(position, m))));
-        let Some(&first) = ranked.first() else {
+        let Some(&mv) = ranked.first() else {
             return Ok(None);
         };
-        let mut mv = first;
-        if self.settings.deal_rows > 0
-            && !self.prepared
-            && self.checked.is_none()
-            && self
-                .plans
-                .iter()
-                .find(|p| p[0] == mv)
-                .is_some_and(|plan| deals_next(view, plan))
-            && let Some(line) = self.prepare_deal(view)
-        {
-            self.stats.decisions += 1;
-            self.plans = vec![line];
-            self.looked_ahead = true;
-            self.prepared = true;
-            mv = self.plans[0][0];
-        }
         if self.checked.is_none()
             && self.settings.check > 0
             && view.rows_left() <= CHECK_ROWS
@@ -619,7 +488,6 @@ impl Policy for Hop {
         if self.plans.is_empty() {
             self.looked_ahead = false;
             self.checked = None;
-            self.prepared = false;
         }
     }
 

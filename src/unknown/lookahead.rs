@@ -111,18 +111,7 @@ pub fn lines(
     avoid: &HashSet<u128>,
 ) -> Result<Lines, ShapeError> {
     let game = Game::new(view)?;
-    Ok(lines_from(&game, game.start(), max_positions, avoid))
-}
-
-/// [`lines`] from `start`, a position of `game` (whose unknown cards are
-/// `XX`) that is no reveal.
-pub fn lines_from(
-    game: &Game,
-    start: &Position,
-    max_positions: usize,
-    avoid: &HashSet<u128>,
-) -> Lines {
-    let start = start.clone();
+    let start = game.start().clone();
     // Every position reached, with its parent and the move from it.
     let mut tree: Vec<(u32, Move, Position)> = vec![(u32::MAX, Move::Deal, start.clone())];
     let mut seen: HashSet<u128> = HashSet::from([game.key(&start)]);
@@ -149,10 +138,10 @@ pub fn lines_from(
                     value: value(&step.position),
                     turns_up: true,
                 };
-                return Lines {
+                return Ok(Lines {
                     leaves: vec![line],
                     inner: None,
-                };
+                });
             }
             if !step.reveals.is_empty() {
                 let value = value(&step.position);
@@ -184,7 +173,7 @@ pub fn lines_from(
     }
     let mut best: Vec<(i32, usize, u32, Move)> = leaves.into_iter().map(|(_, b)| b).collect();
     best.sort_by_key(|&(value, order, ..)| (std::cmp::Reverse(value), order));
-    Lines {
+    Ok(Lines {
         leaves: best
             .into_iter()
             .map(|(value, _, at, mv)| Line {
@@ -198,79 +187,7 @@ pub fn lines_from(
             value,
             turns_up: false,
         }),
-    }
-}
-
-/// A position from which a row can be dealt, reached from the start by
-/// moves that turn up nothing.
-#[derive(Clone)]
-pub struct ReadyToDeal {
-    /// The moves from the start, the deal not included.
-    pub moves: Vec<Move>,
-    pub position: Position,
-}
-
-/// The positions reachable from `start` (a position of `game`, no reveal)
-/// by moves that turn up nothing, within `max_positions` positions
-/// searched breadth first as in [`lines`], from which a row can be dealt:
-/// the `keep` of them that [`value`] rates best (equal values: the one
-/// found first, the shortest line).
-pub fn ready_to_deal(
-    game: &Game,
-    start: &Position,
-    max_positions: usize,
-    keep: usize,
-) -> Vec<ReadyToDeal> {
-    let mut tree: Vec<(u32, Move, Position)> = vec![(u32::MAX, Move::Deal, start.clone())];
-    let mut seen: HashSet<u128> = HashSet::from([game.key(start)]);
-    let mut ready: Vec<(i32, u32)> = Vec::new();
-    let mut moves = Vec::new();
-    let mut at = 0usize;
-    while at < tree.len() {
-        let position = tree[at].2.clone();
-        moves.clear();
-        game.moves(&position, &mut moves);
-        skip_other_empty_piles(&position, &mut moves);
-        for &mv in &moves {
-            if mv == Move::Deal {
-                ready.push((value(&position), at as u32));
-                continue;
-            }
-            let step = game.apply(&position, mv);
-            if !step.reveals.is_empty() || step.position.is_won() {
-                continue;
-            }
-            let key = game.key(&step.position);
-            if tree.len() >= max_positions || !seen.insert(key) {
-                continue;
-            }
-            tree.push((at as u32, mv, step.position));
-        }
-        at += 1;
-    }
-    ready.sort_by_key(|&(value, at)| (std::cmp::Reverse(value), at));
-    ready
-        .into_iter()
-        .take(keep)
-        .map(|(_, at)| ReadyToDeal {
-            moves: line_to(&tree, at, None),
-            position: tree[at as usize].2.clone(),
-        })
-        .collect()
-}
-
-/// What `position` (of `game`, no reveal) is worth to a player who may
-/// still play moves that turn up nothing: the best [`value`] among it,
-/// the lookahead's best line to a card and its best line that turns up
-/// nothing, within `max_positions` positions.
-pub fn worth(game: &Game, position: &Position, max_positions: usize) -> i32 {
-    let found = lines_from(game, position, max_positions, &HashSet::new());
-    found
-        .leaves
-        .iter()
-        .chain(found.inner.iter())
-        .map(|line| line.value)
-        .fold(value(position), i32::max)
+    })
 }
 
 /// Drops from `moves` those into an empty pile after the first: every
@@ -357,61 +274,6 @@ removed: [S, S, S, S, S]
             .collect();
         assert_eq!(kept, expected);
         assert!(kept.iter().any(|mv| into(mv, 1)));
-    }
-
-    /// A row cannot be dealt onto an empty pile: the positions ready to
-    /// deal are those where a card that turns up nothing fills it, each
-    /// reached by a legal line that turns up nothing, best value first.
-    #[test]
-    fn ready_to_deal_fills_the_empty_pile_first() {
-        let text = "\
-suits: 1
-piles:
-  - face_up: [KS, QS]
-  - face_up: []
-  - face_down: [XX]
-    face_up: [5S, 4S]
-  - face_down: [XX]
-    face_up: [9S]
-  - face_down: [XX]
-    face_up: [JS]
-  - face_down: [XX]
-    face_up: [8S]
-  - face_down: [XX]
-    face_up: [3S]
-  - face_down: [XX]
-    face_up: [7S]
-  - face_down: [XX]
-    face_up: [2S]
-  - face_down: [XX]
-    face_up: [10S]
-stock:
-  - [XX, XX, XX, XX, XX, XX, XX, XX, XX, XX]
-removed: [S, S, S, S, S]
-";
-        let deal = yaml::from_str(text, Path::new("t.yaml")).unwrap();
-        let game = Game::new(&deal).unwrap();
-        assert!(game.check(game.start(), Move::Deal).is_err());
-        let ready = ready_to_deal(&game, game.start(), 1000, 100);
-        assert!(!ready.is_empty());
-        for r in &ready {
-            let mut position = game.start().clone();
-            for &mv in &r.moves {
-                game.check(&position, mv).unwrap();
-                let step = game.apply(&position, mv);
-                assert!(step.reveals.is_empty());
-                position = step.position;
-            }
-            assert!(position == r.position);
-            assert!(game.check(&position, Move::Deal).is_ok());
-        }
-        let values: Vec<i32> = ready.iter().map(|r| value(&r.position)).collect();
-        assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
-        // Only the first few are kept when asked.
-        assert_eq!(ready_to_deal(&game, game.start(), 1000, 2).len(), 2);
-        // Worth counts the lines from a position: never less than its value.
-        let best = &ready[0].position;
-        assert!(worth(&game, best, 500) >= value(best));
     }
 
     /// A position where a card can be turned up: the line ends by turning

@@ -103,10 +103,6 @@ impl std::fmt::Display for Player {
 /// default settings (`--hidden-check`, `--check`).
 pub const DEFAULT_CHECK: usize = 10;
 
-/// The rows [`super::blind::Hop`] draws to choose the position to deal
-/// from at default settings (`--hidden-deal-rows`, `--deal-rows`).
-pub const DEFAULT_DEAL_ROWS: usize = 8;
-
 /// How the hidden player plays.
 #[derive(Clone, Debug)]
 pub struct HiddenSettings {
@@ -128,11 +124,6 @@ pub struct HiddenSettings {
     /// against the lookahead's lines to a card on this many sampled
     /// completions (0: no check).
     pub check: usize,
-    /// [`Player::Hop`]: when the plans' next card to turn up is a deal,
-    /// choose the position to deal from by this many rows drawn from the
-    /// unseen cards ([`super::blind::line_to_deal`]; 0: deal from where
-    /// the plans lead).
-    pub deal_rows: usize,
     /// Seeds the samples of the game (with the deal's number mixed in by
     /// the caller, so each game has its own).
     pub seed: u64,
@@ -143,7 +134,7 @@ impl Default for HiddenSettings {
     /// defaults (limits without a memory limit, which the command line
     /// sets per thread): HOP, 3 samples a decision, 100,000 positions a
     /// solve, 1000 moves, a lookahead of 5,000 positions, 10 samples a
-    /// check, 8 rows drawn before a deal, seed 1.
+    /// check, seed 1.
     fn default() -> HiddenSettings {
         HiddenSettings {
             player: Player::Hop,
@@ -156,7 +147,6 @@ impl Default for HiddenSettings {
             max_moves: 1000,
             lookahead: 5_000,
             check: DEFAULT_CHECK,
-            deal_rows: DEFAULT_DEAL_ROWS,
             seed: 1,
         }
     }

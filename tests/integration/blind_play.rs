@@ -30,7 +30,6 @@ fn settings(seed: u64) -> HiddenSettings {
         max_moves: 150,
         lookahead: 2_000,
         check: spider_analyzer::unknown::blind::DEFAULT_CHECK,
-        deal_rows: spider_analyzer::unknown::blind::DEFAULT_DEAL_ROWS,
         seed,
     }
 }
