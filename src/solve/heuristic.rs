@@ -4,7 +4,7 @@
 //! verdict.
 
 use crate::cards::CardSlot;
-use crate::deal::PILES;
+use crate::deal::{PILES, Rules};
 use crate::game::{Game, Move, Position};
 
 /// Weights of the score (see [`score`]).
@@ -89,21 +89,33 @@ pub fn score_after_deal(game: &Game, position: &Position, score: i32) -> Option<
 /// Whether a move is worth trying in a probe. Probes may skip moves (they
 /// prove nothing); the exhaustive pass never asks this. Skipped: moving a
 /// whole pile onto an empty pile, splitting a same-suit run onto a card of
-/// another suit, and moving a run from a card one rank higher onto another
+/// another suit, moving a run from a card one rank higher onto another
 /// card of another suit (a lateral move that uncovers nothing new and joins
-/// no suit). `runs` are the run lengths of the piles
-/// ([`Position::run_lengths`]), computed once per position.
-pub fn promising(position: &Position, runs: &[u8; PILES], mv: Move) -> bool {
-    promising_at(position, &position.starts(), runs, mv)
+/// no suit), and splitting a run onto an empty pile, except its top card
+/// onto the pile [`split_targets`] gives where empty piles bar a deal.
+/// `runs` are the run lengths of the piles ([`Position::run_lengths`]),
+/// computed once per position.
+pub fn promising(game: &Game, position: &Position, runs: &[u8; PILES], mv: Move) -> bool {
+    let starts = position.starts();
+    promising_at(
+        position,
+        &starts,
+        runs,
+        split_targets(game, position, &starts),
+        mv,
+    )
 }
 
 /// [`promising`], with where each pile's face-up cards start in the
-/// position ([`Position::starts`]) computed once for all its moves.
+/// position ([`Position::starts`]) and the empty piles a run may be split
+/// onto ([`split_targets`], one bit a pile) computed once for all its
+/// moves.
 #[inline]
 pub fn promising_at(
     position: &Position,
     starts: &[u8; PILES + 1],
     runs: &[u8; PILES],
+    split_targets: u16,
     mv: Move,
 ) -> bool {
     let Move::Shift { from, to, count } = mv else {
@@ -117,12 +129,88 @@ pub fn promising_at(
     };
     let uncovers = count == position.face_up_count(from);
     match card(to, 0) {
-        None => count == run && !(uncovers && position.face_down_count(from) == 0),
+        None if count < run => count == 1 && split_targets & 1 << to != 0,
+        None => !(uncovers && position.face_down_count(from) == 0),
         Some(target) if target.suit() == deepest.suit() => true,
         Some(_) if count < run => false,
         Some(_) if uncovers => true,
         Some(_) => card(from, count).is_none_or(|below| below.rank() != deepest.rank() + 1),
     }
+}
+
+/// The empty piles (bit `p` for pile `p`) onto which [`promising`] lets
+/// the top card of a longer run be split off: none, unless a deal is
+/// barred by more empty piles than whole runs can fill; then the first
+/// empty pile.
+///
+/// Under standard rules no row may be dealt while a pile is empty. The
+/// favoured moves fill an empty pile only with a whole run that leaves
+/// something behind: the top run of a pile with face-down cards, or a run
+/// lying on another run. On a table with few cards and many empty piles
+/// (late in a one-suit game: K Q, 5 4 3 2, 4 and J..4 with six piles
+/// empty and five rows to deal) there are fewer such runs than empty
+/// piles, no favoured line ever deals, and the probes and beams found no
+/// win even where one is plain. There splitting runs is the only way on.
+///
+/// The count of runs that can fill a pile is a lower bound: on each pile
+/// the runs of its face-up cards, one fewer on a pile without face-down
+/// cards (its last run would empty it); cards turned up later are not
+/// counted. With ten or more cards on the table, splits can always fill
+/// every pile; with fewer, nothing can, and no split is favoured.
+///
+/// One card at a time, onto the first empty pile only: while rows remain
+/// the piles are not interchangeable (row entry `i` goes on pile `i`), but
+/// every split of every run onto each of six empty piles would multiply
+/// the positions of the stage at each step. Cards split off one at a time
+/// can be joined again by favoured moves (a card onto the next rank of
+/// its suit always is), so the piles can still take any shape. The
+/// probes and beams also rank the positions met from such a position
+/// lower for their empty piles ([`barred_empty_piles_cost`]).
+///
+/// In ordinary positions this costs a look at the ten piles' counts: no
+/// empty pile, no stock left or relaxed rules answer at once, and a pile
+/// with face-down cards already counts for one. It only steers the probes
+/// and beams; the exhaustive pass plays every move.
+pub fn split_targets(game: &Game, position: &Position, starts: &[u8; PILES + 1]) -> u16 {
+    if game.rules() != Rules::Standard || game.rows_left(position) == 0 {
+        return 0;
+    }
+    let empty = (0..PILES).filter(|&pile| position.is_empty_pile(pile));
+    let Some(first) = empty.clone().next() else {
+        return 0;
+    };
+    let empties = empty.count();
+    let mut fillers = 0;
+    let mut cards = 0;
+    for pile in 0..PILES {
+        let down = position.face_down_count(pile);
+        let up = position.face_up_count(pile);
+        cards += down + up;
+        if up == 0 {
+            continue;
+        }
+        fillers += position.face_up_runs(starts, pile) - usize::from(down == 0);
+        if fillers >= empties {
+            return 0;
+        }
+    }
+    if cards < PILES {
+        return 0;
+    }
+    1 << first
+}
+
+/// What a probe or beam takes off the rank of a position reached from one
+/// whose empty piles bar a deal ([`split_targets`] not 0): twice
+/// [`EMPTY_PILE`] for each empty pile, so that there an empty pile counts
+/// against the position instead of for it. The score ranks empty piles
+/// high, and best-first by score alone would play every way of gathering
+/// the cards into fewer piles before one that fills them and deals.
+pub fn barred_empty_piles_cost(position: &Position) -> i32 {
+    let empties = (0..PILES)
+        .filter(|&pile| position.is_empty_pile(pile))
+        .count();
+    2 * EMPTY_PILE * empties as i32
 }
 
 #[cfg(test)]
