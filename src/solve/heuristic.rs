@@ -220,6 +220,104 @@ mod tests {
     use crate::deal::{Rules, numbered};
     use proptest::prelude::*;
 
+    /// Own 1-suit deal 193 as a blind player left it: K Q, 5 4 3 2, 4 and
+    /// J..4 on piles 1, 3, 7 and 10, the six other piles empty, five rows
+    /// to deal.
+    fn barred() -> Game {
+        let path = format!(
+            "{}/tests/data/empty-piles/n193-60.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        Game::new(&crate::deal::load(path.as_ref()).unwrap()).unwrap()
+    }
+
+    fn shift(from: u8, to: u8, count: u8) -> Move {
+        Move::Shift { from, to, count }
+    }
+
+    /// Where no whole run can fill an empty pile and rows remain, the top
+    /// card of a run may go onto the first empty pile (pile 2), and only
+    /// there; longer splits and whole piles onto an empty pile stay out.
+    #[test]
+    fn a_card_is_split_into_the_first_empty_pile_where_empty_piles_bar_a_deal() {
+        let game = barred();
+        let position = game.start();
+        let starts = position.starts();
+        assert_eq!(split_targets(&game, position, &starts), 1 << 1);
+        let mut moves = Vec::new();
+        let runs = game.moves(position, &mut moves);
+        let favoured: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| promising(&game, position, &runs, mv))
+            .collect();
+        // Q off K Q, 2 off 5 4 3 2, 4 off J..4, onto pile 2; J..4 onto Q;
+        // 3 2 onto either 4.
+        for mv in [
+            shift(0, 1, 1),
+            shift(2, 1, 1),
+            shift(9, 1, 1),
+            shift(9, 0, 8),
+            shift(2, 6, 2),
+            shift(2, 9, 2),
+        ] {
+            assert!(favoured.contains(&mv), "{mv:?} is favoured");
+        }
+        for mv in [
+            shift(0, 3, 1),
+            shift(2, 1, 2),
+            shift(9, 1, 7),
+            shift(6, 1, 1),
+        ] {
+            assert!(moves.contains(&mv), "{mv:?} is legal");
+            assert!(!favoured.contains(&mv), "{mv:?} is not favoured");
+        }
+        assert_eq!(favoured.len(), 6);
+    }
+
+    /// Nothing is split where whole runs can fill the empty piles, where
+    /// fewer than ten cards are left to fill the piles, where no row is
+    /// left, under relaxed rules, or where no pile is empty.
+    #[test]
+    fn nothing_is_split_where_empty_piles_bar_no_deal() {
+        let path = format!(
+            "{}/tests/data/empty-piles/n193-60.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let barred = crate::deal::load(path.as_ref()).unwrap();
+        let targets = |deal: &crate::deal::Deal| {
+            let game = Game::new(deal).unwrap();
+            split_targets(&game, game.start(), &game.start().starts())
+        };
+        let cards = |text: &str| -> Vec<crate::cards::Card> {
+            text.split(' ').map(|card| card.parse().unwrap()).collect()
+        };
+        assert_eq!(targets(&barred), 1 << 1);
+        // J 9 7 5 10 8 6 4: eight runs, seven of which can each fill an
+        // empty pile, for six empty piles.
+        let mut deal = barred.clone();
+        deal.piles[9].face_up = cards("JS 9S 7S 5S 10S 8S 6S 4S");
+        assert_eq!(targets(&deal), 0);
+        // Six of them, one short: splits again.
+        deal.piles[9].face_up = cards("JS 9S 7S 5S 10S 8S");
+        assert_eq!(targets(&deal), 1 << 1);
+        // Nine cards on the table cannot fill ten piles.
+        let mut deal = barred.clone();
+        deal.piles[9].face_up = cards("JS 10S");
+        assert_eq!(targets(&deal), 0);
+        let mut deal = barred.clone();
+        deal.stock.clear();
+        assert_eq!(targets(&deal), 0);
+        let mut deal = barred.clone();
+        deal.rules = Rules::Relaxed;
+        assert_eq!(targets(&deal), 0);
+        for number in 1..20 {
+            for suits in [SuitCount::One, SuitCount::Four] {
+                assert_eq!(targets(&numbered::deal(number, suits, Rules::Standard)), 0);
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
 
