@@ -29,7 +29,7 @@ use crate::deal::PILES;
 use crate::explore::fptable::KeySet;
 use crate::game::{Game, Move, Position};
 
-use super::heuristic::promising_at;
+use super::heuristic::{promising_at, split_targets};
 use super::shorten;
 
 /// How many times [`moves_needed`] counts in a beam's rank, beside the
@@ -414,8 +414,13 @@ fn move_beam(
             let runs = game.moves(position, &mut moves);
             let hashes = position.pile_hashes(game.rows_left(position) == 0);
             let starts = position.starts();
+            let splits = if beam.favoured_only {
+                split_targets(game, position, &starts)
+            } else {
+                0
+            };
             for &mv in &moves {
-                if beam.favoured_only && !promising_at(position, &starts, &runs, mv) {
+                if beam.favoured_only && !promising_at(position, &starts, &runs, splits, mv) {
                     continue;
                 }
                 let key = match mv {

@@ -57,7 +57,10 @@ use super::prune::Reductions;
 
 #[cfg(doc)]
 use super::heuristic::promising;
-use super::heuristic::{child_score, pile_score, promising_at, score, score_after_deal};
+use super::heuristic::{
+    barred_empty_piles_cost, child_score, pile_score, promising_at, score, score_after_deal,
+    split_targets,
+};
 use super::{Limits, Progress, ProofProgress, StopReason};
 
 /// How a pass explores each stage.
@@ -916,6 +919,7 @@ impl<'a> Search<'a> {
             let parent_rank = parent_score - pass.move_cost() * (depth as i32 - 1);
             let mut skipped_here = false;
             let starts = position.starts();
+            let splits = split_targets(self.game, &position, &starts);
             // First the moves this pass plays and their successors' keys,
             // each key's place in the visited set fetched ahead: looking a
             // key up is a cache miss once the stage is large, and the
@@ -928,7 +932,9 @@ impl<'a> Search<'a> {
                 if Some(mv) == back {
                     continue;
                 }
-                if (which == Moves::Promising) != promising_at(&position, &starts, &runs, mv) {
+                if (which == Moves::Promising)
+                    != promising_at(&position, &starts, &runs, splits, mv)
+                {
                     if thorough && which == Moves::Promising && !skipped_here {
                         skipped_here = true;
                         skipped.push((parent_rank, index as u32));
@@ -980,7 +986,10 @@ impl<'a> Search<'a> {
                     to as usize,
                 );
                 debug_assert_eq!(child, score(&step.position));
-                let rank = child - pass.move_cost() * depth as i32;
+                let mut rank = child - pass.move_cost() * depth as i32;
+                if splits != 0 {
+                    rank -= barred_empty_piles_cost(&step.position);
+                }
                 frontier.push((
                     rank,
                     std::cmp::Reverse(nodes.len() as u32),
@@ -1252,6 +1261,7 @@ fn checkpoint_settings(reductions: &Reductions) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::heuristic::promising;
     use super::*;
     use crate::cards::SuitCount;
     use crate::deal::{Rules, numbered};
@@ -1460,7 +1470,7 @@ mod tests {
             moves.clear();
             let runs = game.moves(&position, &mut moves);
             for &mv in &moves {
-                if mv != Move::Deal && !promising_at(&position, &position.starts(), &runs, mv) {
+                if mv != Move::Deal && !promising(game, &position, &runs, mv) {
                     continue;
                 }
                 let next = game.apply(&position, mv).position;

@@ -206,7 +206,7 @@ fn search_ending(
         moves.clear();
         let runs = game.moves(&position, &mut moves);
         for &mv in &moves {
-            if mv == Move::Deal || !promising(&position, &runs, mv) {
+            if mv == Move::Deal || !promising(game, &position, &runs, mv) {
                 continue;
             }
             let step = game.apply(&position, mv);

@@ -530,3 +530,34 @@ fn the_unwon_game_is_won_early_in_the_schedule() {
     let line = analysis.line.unwrap();
     verify(&Game::new(&deal).unwrap(), &line).unwrap();
 }
+
+/// Own 1-suit deal 193 as a blind player left it, with its stock known:
+/// 15 cards on the table, six empty piles, five rows to deal. No row may
+/// be dealt until runs are split into the empty piles, which the guided
+/// passes once never did (undecided at 2 M positions); a probe now wins it
+/// within a small budget, and the line replays by the rules.
+#[test]
+fn empty_piles_that_bar_a_deal_are_filled_by_splitting_runs() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/empty-piles/n193-60.yaml"
+    );
+    let deal = spider_analyzer::deal::load(path.as_ref()).unwrap();
+    let limits = Limits {
+        max_positions: Some(200_000),
+        shorten_positions: 0,
+        ..Limits::default()
+    };
+    let analysis = analyze(&deal, &limits, &AtomicBool::new(false)).unwrap();
+    assert_eq!(analysis.verdict, Verdict::Winnable);
+    assert!(
+        analysis.positions <= 200_000,
+        "{} positions",
+        analysis.positions
+    );
+    let line = analysis
+        .line
+        .expect("a winnable verdict comes with its line");
+    verify(&Game::new(&deal).unwrap(), &line).unwrap();
+    assert!(line.contains(&Move::Deal));
+}
