@@ -307,27 +307,6 @@ impl Position {
         (runs, out_of_order)
     }
 
-    /// How many same-suit runs descending by one the face-up cards of
-    /// `pile` (0-based) make, bottom to top (an unknown card is a run of
-    /// its own; 0 for no face-up card), with the piles' starts
-    /// ([`Position::starts`]) already computed.
-    pub fn face_up_runs(&self, starts: &[u8; PILES + 1], pile: usize) -> usize {
-        let cards = &self.cards[starts[pile] as usize..starts[pile + 1] as usize];
-        if cards.is_empty() {
-            return 0;
-        }
-        1 + cards
-            .windows(2)
-            .filter(|pair| {
-                let (below, above) = (pair[0], pair[1]);
-                below == UNKNOWN_FACE
-                    || above == UNKNOWN_FACE
-                    || above + 1 != below
-                    || above % 13 == 12
-            })
-            .count()
-    }
-
     /// [`Position::run_length`] of every pile, in one pass.
     pub fn run_lengths(&self) -> [u8; PILES] {
         let mut runs = [0u8; PILES];

@@ -97,13 +97,7 @@ pub fn score_after_deal(game: &Game, position: &Position, score: i32) -> Option<
 /// computed once per position.
 pub fn promising(game: &Game, position: &Position, runs: &[u8; PILES], mv: Move) -> bool {
     let starts = position.starts();
-    promising_at(
-        position,
-        &starts,
-        runs,
-        split_targets(game, position, &starts),
-        mv,
-    )
+    promising_at(position, &starts, runs, split_targets(game, position), mv)
 }
 
 /// [`promising`], with where each pile's face-up cards start in the
@@ -180,7 +174,7 @@ const FEW_CARDS: usize = 2 * PILES;
 /// empty pile, no stock left or relaxed rules answer at once, and a pile
 /// with face-down cards already counts for one. It only steers the probes
 /// and beams; the exhaustive pass plays every move.
-pub fn split_targets(game: &Game, position: &Position, starts: &[u8; PILES + 1]) -> u16 {
+pub fn split_targets(game: &Game, position: &Position) -> u16 {
     if game.rules() != Rules::Standard || game.rows_left(position) == 0 {
         return 0;
     }
@@ -199,7 +193,10 @@ pub fn split_targets(game: &Game, position: &Position, starts: &[u8; PILES + 1])
         if position.face_up_count(pile) == 0 {
             continue;
         }
-        fillers += position.face_up_runs(starts, pile) - usize::from(down == 0);
+        // The pile's same-suit runs: its face-up cards less the links
+        // that join one to the card below it in a run.
+        let runs = position.face_up_count(pile) - position.pile_links(pile).0 as usize;
+        fillers += runs - usize::from(down == 0);
         if fillers >= empties {
             return 0;
         }
@@ -249,8 +246,7 @@ mod tests {
     fn a_card_is_split_into_the_first_empty_pile_where_empty_piles_bar_a_deal() {
         let game = barred();
         let position = game.start();
-        let starts = position.starts();
-        assert_eq!(split_targets(&game, position, &starts), 1 << 1);
+        assert_eq!(split_targets(&game, position), 1 << 1);
         let mut moves = Vec::new();
         let runs = game.moves(position, &mut moves);
         let favoured: Vec<Move> = moves
@@ -294,7 +290,7 @@ mod tests {
         let barred = crate::deal::load(path.as_ref()).unwrap();
         let targets = |deal: &crate::deal::Deal| {
             let game = Game::new(deal).unwrap();
-            split_targets(&game, game.start(), &game.start().starts())
+            split_targets(&game, game.start())
         };
         let cards = |text: &str| -> Vec<crate::cards::Card> {
             text.split(' ').map(|card| card.parse().unwrap()).collect()

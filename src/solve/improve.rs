@@ -415,7 +415,7 @@ fn move_beam(
             let hashes = position.pile_hashes(game.rows_left(position) == 0);
             let starts = position.starts();
             let splits = if beam.favoured_only {
-                split_targets(game, position, &starts)
+                split_targets(game, position)
             } else {
                 0
             };

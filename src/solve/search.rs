@@ -919,7 +919,7 @@ impl<'a> Search<'a> {
             let parent_rank = parent_score - pass.move_cost() * (depth as i32 - 1);
             let mut skipped_here = false;
             let starts = position.starts();
-            let splits = split_targets(self.game, &position, &starts);
+            let splits = split_targets(self.game, &position);
             // First the moves this pass plays and their successors' keys,
             // each key's place in the visited set fetched ahead: looking a
             // key up is a cache miss once the stage is large, and the
