@@ -1019,6 +1019,10 @@ fn write_run(path: &Path, run: &Run) -> Result<u64, CheckpointError> {
 /// same-layer successors are looked up in the seen sets together.
 const EXPAND_CHUNK: usize = 16 * UNIT;
 
+/// Same-layer successors looked up ahead of the one being looked up: its
+/// seen set's line is fetched that many lookups before it is read.
+const LOOKUP_AHEAD: usize = 16;
+
 /// The second half of a task: expands `frontier` (what [`dedup_task`]
 /// left) and writes every successor but the same-layer ones already in
 /// `known` (the seen sets of the parts, those at hand, with the round's
@@ -1051,6 +1055,7 @@ where
     let mut scratch = Vec::new();
     let mut units: Vec<UnitOut<P::State>> = Vec::new();
     let mut drop_same: Vec<bool> = Vec::new();
+    let mut lookups: Vec<(u128, u32)> = Vec::new();
     let mut filtered = 0u64;
     // The next state (in memory) or block (on disk) to expand, and the
     // block read last.
@@ -1100,17 +1105,36 @@ where
             .map(|u| (u.same.items.capacity() + u.later.items.capacity()) * size_of::<Entry>())
             .sum();
         // The chunk's same-layer successors, in the order they are
-        // written: those already seen are not.
+        // written: those already seen are not. They are looked up a part
+        // at a time (each unit's are sorted by shard, so a part's are a
+        // slice of each unit's), so that one part's seen set is in the
+        // cache at a time, not every part's at once.
         drop_same.clear();
-        for unit in &units {
-            let same = &unit.same.items;
-            for (i, e) in same.iter().enumerate() {
-                if let Some(ahead) = same.get(i + 8)
-                    && let Some(table) = known[part_of(ahead.fp)]
-                {
-                    table.prefetch(ahead.fp);
-                }
-                drop_same.push(known[part_of(e.fp)].is_some_and(|t| t.contains(e.fp)));
+        drop_same.resize(units.iter().map(|u| u.same.len()).sum(), false);
+        lookups.clear();
+        for part in (0..PARTS).filter(|&part| known[part].is_some()) {
+            let mut base = 0;
+            for unit in &units {
+                let starts = &unit.same.starts;
+                let from = starts[part * PART_SHARDS] as usize;
+                let to = starts[(part + 1) * PART_SHARDS] as usize;
+                lookups.extend(
+                    unit.same.items[from..to]
+                        .iter()
+                        .zip(base + from..)
+                        .map(|(e, k)| (e.fp, k as u32)),
+                );
+                base += unit.same.len();
+            }
+        }
+        for (i, &(fp, k)) in lookups.iter().enumerate() {
+            if let Some(&(ahead, _)) = lookups.get(i + LOOKUP_AHEAD)
+                && let Some(table) = known[part_of(ahead)]
+            {
+                table.prefetch(ahead);
+            }
+            if let Some(table) = known[part_of(fp)] {
+                drop_same[k as usize] = table.contains(fp);
             }
         }
         let mut same_at = 0;
@@ -1146,7 +1170,10 @@ where
                 write_successor(problem, arena, e, &mut writer, &mut scratch)?;
             }
         }
-        let scratch_bytes = units_bytes + drop_same.capacity() + read.bytes() as usize;
+        let scratch_bytes = units_bytes
+            + drop_same.capacity()
+            + lookups.capacity() * size_of::<(u128, u32)>()
+            + read.bytes() as usize;
         memory = memory.max(writer.memory() + scratch_bytes as u64);
     }
     if filtered > 0 {
