@@ -9,12 +9,12 @@
 //!
 //! 1. reads every record sent to part `p` of `L` (round 0: by earlier
 //!    layers; round `s`: by round `s - 1` of `L`), computes their
-//!    fingerprints (the files hold none), sorts them by fingerprint and
-//!    keeps the first of each (the one the in-memory search would have
-//!    kept: files and records are read in the order they were generated),
-//!    and drops those in part `p`'s seen set, a chunk of a bounded size at
-//!    a time (see [`dedup_task`]);
-//! 2. adds the new fingerprints to the seen set (an [`FpTable`] in memory,
+//!    fingerprints (the files hold none), and keeps the first record of
+//!    each state not in part `p`'s seen set (the one the in-memory search
+//!    would have kept: files and records are read in the order they were
+//!    generated, and each fingerprint is inserted in the seen set as it is
+//!    read; see [`dedup_task`]);
+//! 2. keeps the new fingerprints in the seen set (an [`FpTable`] in memory,
 //!    the table of the search in memory) and keeps them as a sorted run
 //!    ([`Run`], written to disk for a resumed search);
 //! 3. expands the new states in the order the in-memory search would
@@ -464,10 +464,16 @@ impl<'m> BlockWriter<'m> {
 /// The fingerprint of the state a packed record holds (its depth apart).
 type Fingerprint<'f> = &'f (dyn Fn(&[u8]) -> u128 + Sync);
 
-/// Calls `f` with every record (fingerprint, record) of the blocks of
-/// `info` that hold part `part` of `layer`, in the order written, the
-/// fingerprints computed by `fingerprint`; the file is read from `memory`
-/// if it is there.
+/// Records a block's fingerprints are computed ahead of the one handed
+/// on: [`read_blocks`] passes the fingerprint that many records later, so
+/// that its seen set's line can be fetched in time.
+const READ_AHEAD: usize = 16;
+
+/// Calls `f` with every record (fingerprint, record, and the fingerprint
+/// of the record [`READ_AHEAD`] places later in the block, if any) of the
+/// blocks of `info` that hold part `part` of `layer`, in the order
+/// written, the fingerprints computed by `fingerprint`; the file is read
+/// from `memory` if it is there.
 #[allow(clippy::too_many_arguments)]
 fn read_blocks(
     dir: &Path,
@@ -477,7 +483,7 @@ fn read_blocks(
     layer: u64,
     part: usize,
     fingerprint: Fingerprint,
-    mut f: impl FnMut(u128, &[u8]) -> Result<(), CheckpointError>,
+    mut f: impl FnMut(u128, &[u8], Option<u128>) -> Result<(), CheckpointError>,
 ) -> Result<(), CheckpointError> {
     let (path, base) = match &info.pack {
         Some((pack, base)) => (blocks_path(dir, pack), *base),
@@ -486,6 +492,8 @@ fn read_blocks(
     let in_memory = memory.and_then(|m| m.get(name));
     let mut file = None;
     let mut packed = Vec::new();
+    // The block's records: fingerprint, where the record starts, its length.
+    let mut records: Vec<(u128, usize, usize)> = Vec::new();
     for block in &info.blocks {
         if block.target != layer || block.part as usize != part {
             continue;
@@ -509,7 +517,7 @@ fn read_blocks(
         };
         let raw = decompress_block(packed, block.raw as usize).map_err(io_error(&path))?;
         let mut at = 0;
-        let mut count = 0;
+        records.clear();
         while at < raw.len() {
             if at + 2 > raw.len() {
                 return Err(damaged(&path, "a record cut short"));
@@ -519,106 +527,72 @@ fn read_blocks(
             if len < 2 || at + len > raw.len() {
                 return Err(damaged(&path, "a record out of shape"));
             }
-            let record = &raw[at..at + len];
-            let fp = fingerprint(&record[2..]);
+            let fp = fingerprint(&raw[at + 2..at + len]);
             if part_of(fp) != part {
                 return Err(damaged(&path, "a record of another part"));
             }
-            f(fp, record)?;
+            records.push((fp, at, len));
             at += len;
-            count += 1;
         }
-        if count != block.count {
+        if records.len() != block.count as usize {
             return Err(damaged(&path, "a block of the wrong length"));
+        }
+        for (i, &(fp, at, len)) in records.iter().enumerate() {
+            let ahead = records.get(i + READ_AHEAD).map(|r| r.0);
+            f(fp, &raw[at..at + len], ahead)?;
         }
     }
     Ok(())
 }
 
-/// One input record of a task: where its bytes are in its chunk, and
-/// which file sent it.
-struct Input {
-    fp: u128,
-    at: u64,
-    len: u16,
-    file: u32,
-}
+/// Bytes a record read by a task was counted as holding besides its own
+/// when the task sorted its inputs a chunk at a time: an index entry and,
+/// if it was new, its fingerprint in the chunk's run. The chunks are still
+/// measured so (they decide when the frontier goes to its file, and so
+/// where its blocks end, and how the new fingerprints are cut into runs),
+/// so that the frontier and its blocks are what they were.
+const INPUT_INDEX: u64 = 48;
 
-/// Bytes a record held in a chunk takes besides its own: its [`Input`]
-/// and, if it is new, its fingerprint in the chunk's run.
-const INPUT_INDEX: u64 = (size_of::<Input>() + size_of::<u128>()) as u64;
-
-/// A chunk of a task's inputs, held while it is sorted and looked up.
+/// A chunk of a task's inputs, as it was when the chunk's records were held
+/// and sorted: what they would hold, and the new fingerprints met in it.
 #[derive(Default)]
 struct Chunk {
-    bytes: Vec<u8>,
-    inputs: Vec<Input>,
+    inputs: u64,
+    held: u64,
     new_fps: Vec<u128>,
 }
 
 impl Chunk {
-    fn push(&mut self, fp: u128, record: &[u8], file: usize) {
-        self.inputs.push(Input {
-            fp,
-            at: self.bytes.len() as u64,
-            len: record.len() as u16,
-            file: file as u32,
-        });
-        self.bytes.extend_from_slice(record);
+    /// Counts the input `record`.
+    fn push(&mut self, record: &[u8]) {
+        self.inputs += 1;
+        self.held += record.len() as u64 + INPUT_INDEX;
     }
 
-    /// Bytes the records take, and will take to be sorted.
+    /// Bytes the chunk's records would take, and would take to be sorted.
     fn held(&self) -> u64 {
-        self.bytes.len() as u64 + self.inputs.len() as u64 * INPUT_INDEX
+        self.held
     }
 
     /// Bytes allocated.
     fn capacity(&self) -> u64 {
-        (self.bytes.capacity()
-            + self.inputs.capacity() * size_of::<Input>()
-            + self.new_fps.capacity() * size_of::<u128>()) as u64
+        (self.new_fps.capacity() * size_of::<u128>()) as u64
     }
 
-    /// Keeps the chunk's new states, and empties it: sorted by fingerprint
-    /// (ties as met), the first of each is new if `seen` does not hold it
-    /// (it is added): its fingerprint goes to a run of `runs`, its record
-    /// to `frontier`. The others are duplicates, counted in `dups` by the
-    /// file that sent them.
+    /// Ends the chunk: its new fingerprints, sorted, go to a run of
+    /// `runs`, and the frontier its new states joined may go to its file.
     fn sift(
         &mut self,
-        seen: &mut FpTable,
-        dups: &mut [u64],
         runs: &mut Vec<Run>,
         frontier: &mut FrontierWriter,
     ) -> Result<(), CheckpointError> {
-        let Chunk {
-            bytes,
-            inputs,
-            new_fps,
-        } = self;
-        inputs.sort_unstable_by_key(|i| (i.fp, i.at));
-        let mut last = None;
-        inputs.retain(|input| {
-            let fp = input.fp;
-            let new = last != Some(fp) && seen.insert(fp);
-            last = Some(fp);
-            if new {
-                new_fps.push(fp);
-            } else {
-                dups[input.file as usize] += 1;
-            }
-            new
-        });
-        if !new_fps.is_empty() {
-            runs.push(Run::from_sorted(new_fps));
-            new_fps.clear();
+        if !self.new_fps.is_empty() {
+            self.new_fps.sort_unstable();
+            runs.push(Run::from_sorted(&self.new_fps));
+            self.new_fps.clear();
         }
-        inputs.sort_unstable_by_key(|i| (shard_of(i.fp), i.at));
-        for input in inputs.drain(..) {
-            let at = input.at as usize;
-            frontier.push(input.fp, &bytes[at..at + input.len as usize]);
-        }
-        bytes.clear();
+        self.inputs = 0;
+        self.held = 0;
         frontier.spill()
     }
 }
@@ -629,18 +603,20 @@ impl Chunk {
 /// search's order (written to a file if they pass `hold` bytes), and
 /// their runs, sorted, one a chunk (with `memory`, in one process, for the
 /// driver to write; without, written now). The inputs are read from
-/// `memory` if they are there, in chunks of about `budget` bytes held.
+/// `memory` if they are there.
 ///
-/// The chunks give what one sort of all the inputs would: the state kept
-/// for a fingerprint is the first record of it met, unless `seen` held
-/// it. Chunks are read in the order the records were generated, and each
-/// adds its new fingerprints to `seen` before the next is sorted, so a
-/// fingerprint met again in a later chunk is found there, a duplicate, as
-/// it would be after its first record in a single sort; within a chunk,
-/// ties are broken as met. The frontier is put in the in-memory search's
-/// order (by shard, then as generated): each chunk's new states are
-/// sorted by shard, then as met, and appended to their shard's, and the
-/// shards follow one another.
+/// One pass over the inputs in the order they were generated keeps, for
+/// each state not in `seen`, the first record of it met (and so its
+/// depth), as one sort of all the inputs by fingerprint, ties as met,
+/// would: each record's fingerprint is inserted in `seen` as it is read
+/// (its line fetched [`READ_AHEAD`] records before), and the insert tells
+/// whether it is new. The frontier is put in the in-memory search's order
+/// (by shard, then as generated): each new state is appended to its
+/// shard's, and the shards follow one another. The inputs are still
+/// measured in chunks of about `budget` bytes, as when they were held and
+/// sorted a chunk at a time: each chunk's new fingerprints make a run,
+/// and the frontier may go to its file after a chunk, so that its blocks
+/// end where they did (and the states are expanded in the same units).
 #[allow(clippy::too_many_arguments)]
 fn dedup_task(
     dir: &Path,
@@ -657,38 +633,24 @@ fn dedup_task(
         part,
         ..TaskOut::default()
     };
-    // Room for a chunk: all the inputs if they fit in the budget.
-    let (count, raw) = round
-        .files
-        .iter()
-        .flat_map(|(_, info)| &info.blocks)
-        .filter(|b| b.target == layer && b.part as usize == part)
-        .fold((0u64, 0u64), |(count, raw), b| {
-            (count + u64::from(b.count), raw + u64::from(b.raw))
-        });
     let mut chunk = Chunk::default();
-    let record_bytes = raw.saturating_sub(2 * count);
-    chunk
-        .bytes
-        .reserve(record_bytes.min(budget.saturating_add(u64::from(u16::MAX))) as usize);
-    chunk
-        .inputs
-        .reserve(count.min(budget / INPUT_INDEX + 1) as usize);
     let mut dups = vec![0u64; round.files.len()];
     let mut runs = Vec::new();
     let mut frontier = FrontierWriter::new(frontier_path(dir, part), hold, budget);
     let mut chunk_bytes = 0;
-    let mut sift = |chunk: &mut Chunk| {
-        if chunk.inputs.is_empty() {
+    let mut sift = |chunk: &mut Chunk, frontier: &mut FrontierWriter| {
+        if chunk.inputs == 0 {
             return Ok(());
         }
-        out.inputs += chunk.inputs.len() as u64;
+        out.inputs += chunk.inputs;
         out.chunks += 1;
-        chunk.sift(seen, &mut dups, &mut runs, &mut frontier)?;
         chunk_bytes = chunk.capacity().max(chunk_bytes);
-        Ok::<_, CheckpointError>(())
+        chunk.sift(&mut runs, frontier)
     };
-    // 1. The inputs, in the order they were generated, a chunk at a time.
+    // 1. The inputs, in the order they were generated: the first record
+    // of a state not in `seen` is new (the state is added), the others are
+    // duplicates. Its fingerprint goes to its chunk's run, its record to
+    // its shard's states in the frontier, as met.
     for (k, (name, info)) in round.files.iter().enumerate() {
         read_blocks(
             dir,
@@ -698,16 +660,25 @@ fn dedup_task(
             layer,
             part,
             fingerprint,
-            |fp, record| {
-                chunk.push(fp, record, k);
+            |fp, record, ahead| {
+                if let Some(ahead) = ahead {
+                    seen.prefetch(ahead);
+                }
+                chunk.push(record);
+                if seen.insert(fp) {
+                    chunk.new_fps.push(fp);
+                    frontier.push(fp, record);
+                } else {
+                    dups[k] += 1;
+                }
                 if chunk.held() >= budget {
-                    sift(&mut chunk)?;
+                    sift(&mut chunk, &mut frontier)?;
                 }
                 Ok(())
             },
         )?;
     }
-    sift(&mut chunk)?;
+    sift(&mut chunk, &mut frontier)?;
     drop(chunk);
     for (k, n) in dups.into_iter().enumerate() {
         if n > 0 {
