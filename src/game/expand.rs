@@ -28,7 +28,8 @@
 
 use crate::deal::{DECK_CARDS, PILES};
 
-use super::position::{RUNS_TO_WIN, complete_run, face, slot_face};
+use super::layer::key as layer_key;
+use super::position::{RUNS_TO_WIN, complete_run, face, out_of_order, slot_face};
 use super::{Game, Move, Position};
 use crate::cards::Card;
 
@@ -123,6 +124,10 @@ pub struct PileHashes {
     starts: [u8; PILES + 1],
     /// Face-down cards on the table.
     down_total: u32,
+    /// Each pile's pairs out of order ([`out_of_order`]).
+    out_of_order: [u8; PILES],
+    /// Their sum.
+    out_of_order_total: u32,
 }
 
 impl PileHashes {
@@ -175,9 +180,11 @@ impl Position {
         padded[..DECK_CARDS].copy_from_slice(&self.cards);
         let mut start = 0;
         let mut starts = [0u8; PILES + 1];
+        let mut disorder = [0u8; PILES];
         for (pile, hash) in piles.iter_mut().enumerate() {
             let end = start + self.up[pile] as usize;
             starts[pile + 1] = end as u8;
+            disorder[pile] = out_of_order(&padded[start..end]) as u8;
             *hash = pile_hash_padded(
                 tag(pile, self.down[pile], unordered),
                 self.down[pile],
@@ -195,6 +202,8 @@ impl Position {
             unordered,
             starts,
             down_total: self.down.iter().map(|&d| d as u32).sum(),
+            out_of_order: disorder,
+            out_of_order_total: disorder.iter().map(|&n| n as u32).sum(),
         }
     }
 }
@@ -360,11 +369,19 @@ impl Game {
                 .wrapping_sub(head_hash(position.dealt, position.removed))
                 .wrapping_add(head_hash(position.dealt, removed));
         }
+        let disorder = hashes.out_of_order_total
+            - hashes.out_of_order[from] as u32
+            - hashes.out_of_order[to] as u32
+            + out_of_order(&a.cards[..a.len])
+            + out_of_order(&b.cards[..b.len]);
         Preview {
             key,
-            layer: (position.dealt as u64) << 16
-                | (removed as u64) << 8
-                | (255 - down_total as u64),
+            layer: layer_key(
+                position.dealt as usize,
+                removed as usize,
+                down_total as usize,
+                disorder as usize,
+            ),
         }
     }
 
@@ -453,6 +470,7 @@ impl Game {
         let mut removed = position.removed;
         let mut down_total = hashes.down_total;
         let mut piles = 0u128;
+        let mut disorder = 0;
         for (pile, &slot) in row.iter().enumerate() {
             let (start, end) = (
                 hashes.starts[pile] as usize,
@@ -466,6 +484,7 @@ impl Game {
             copy_blocks(&mut p.cards, 0, &hashes.padded, start, end - start);
             p.cards[end - start] = slot_face(slot);
             p.settle(self, pile, &mut removed, &mut down_total);
+            disorder += out_of_order(&p.cards[..p.len]);
             piles = piles.wrapping_add(pile_hash_padded(
                 tag(pile, p.down, unordered),
                 p.down,
@@ -476,7 +495,12 @@ impl Game {
         }
         let preview = Preview {
             key: head_hash(dealt, removed).wrapping_add(piles),
-            layer: (dealt as u64) << 16 | (removed as u64) << 8 | (255 - down_total as u64),
+            layer: layer_key(
+                dealt as usize,
+                removed as usize,
+                down_total as usize,
+                disorder as usize,
+            ),
         };
         #[cfg(debug_assertions)]
         {
@@ -559,6 +583,7 @@ mod tests {
                         let preview = game.preview(&position, &hashes, mv);
                         assert_eq!(preview.key, next.sum_key(unordered), "{mv}");
                         assert_eq!(preview.layer, crate::game::layer_of(&next), "{mv}");
+                        assert!(preview.layer >= crate::game::layer_of(&position), "{mv}");
                         checked += 1;
                         if !unordered && seen.insert(next.sum_key(false)) {
                             queue.push(next);
