@@ -135,7 +135,10 @@ pub(super) fn push_previews(
     split: bool,
     out: &mut Vec<Successor>,
 ) {
-    let hashes = position.pile_hashes(unordered);
+    let mut hashes = position.pile_hashes(unordered);
+    if split {
+        hashes = hashes.split_layers(position);
+    }
     MOVES.with_borrow_mut(|moves| {
         moves.clear();
         game.moves(position, moves);
@@ -146,11 +149,7 @@ pub(super) fn push_previews(
             };
             out.push(Successor {
                 fingerprint: preview.key,
-                layer: if split {
-                    preview.layer
-                } else {
-                    whole_layer(preview.layer)
-                },
+                layer: preview.layer,
                 token: Game::token_of(mv),
             });
         }
