@@ -1798,8 +1798,9 @@ struct Manifest {
 
 /// 2: fingerprints are Spider's sum-of-piles keys
 /// ([`crate::game::Position::sum_key`]); a manifest has a note. 3: each
-/// layer file is split into [`PARTS`] parts by fingerprint.
-const MANIFEST_VERSION: u32 = 3;
+/// layer file is split into [`PARTS`] parts by fingerprint. 4: Spider's
+/// layer keys hold the pairs out of order ([`crate::game::layer_of`]).
+const MANIFEST_VERSION: u32 = 4;
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
     move |error| CheckpointError::Io {

@@ -292,7 +292,7 @@ impl Position {
     /// how many continue a same-suit run, and how many are not even one
     /// rank below the card they lie on. For the solver's score.
     pub fn pile_links(&self, pile: usize) -> (u32, u32) {
-        let (mut runs, mut out_of_order) = (0, 0);
+        let mut runs = 0;
         for pair in self.face_up_raw(pile).windows(2) {
             let (below, above) = (pair[0], pair[1]);
             if below == UNKNOWN_FACE || above == UNKNOWN_FACE {
@@ -300,11 +300,17 @@ impl Position {
             }
             if above + 1 == below && above % 13 != 12 {
                 runs += 1;
-            } else if above % 13 + 1 != below % 13 {
-                out_of_order += 1;
             }
         }
-        (runs, out_of_order)
+        (runs, out_of_order(self.face_up_raw(pile)))
+    }
+
+    /// Pairs of known face-up cards, on every pile, where the upper card is
+    /// not one rank below the card it lies on (see [`out_of_order`]).
+    pub fn out_of_order_total(&self) -> u32 {
+        (0..PILES)
+            .map(|pile| out_of_order(self.face_up_raw(pile)))
+            .sum()
     }
 
     /// [`Position::run_length`] of every pile, in one pass.
@@ -382,6 +388,24 @@ impl Position {
         }
         complete_run(&cards[cards.len() - 13..])
     }
+}
+
+/// Pairs of known cards in `faces` (one pile's face-up cards, bottom
+/// first) where the upper card is not one rank below the one under it,
+/// whatever the suits: 5♠ on 9♥, or 5♠ on 5♥. No move adds such a pair: a
+/// run goes only onto a card one rank above its first card or onto an
+/// empty pile, and a card turned up lies on nothing face up. Only a deal
+/// adds them (see [`super::layer_of`]).
+#[inline]
+pub fn out_of_order(faces: &[u8]) -> u32 {
+    let mut count = 0;
+    for pair in faces.windows(2) {
+        let (below, above) = (pair[0], pair[1]);
+        if below != UNKNOWN_FACE && above != UNKNOWN_FACE && above % 13 + 1 != below % 13 {
+            count += 1;
+        }
+    }
+    count
 }
 
 /// Whether `run`, 13 face-up cards bottom first, is K..A of one suit.

@@ -448,7 +448,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// Random legal play never creates or destroys a card, keeps the packed
-    /// form a faithful copy, and offers exactly the moves `check` accepts.
+    /// form a faithful copy, offers exactly the moves `check` accepts, and
+    /// never lowers a position's layer (`layer_of`, with its pairs out of
+    /// order): the layered search relies on it.
     #[test]
     fn random_play_keeps_every_card(
         seed in any::<u64>(),
@@ -503,6 +505,16 @@ proptest! {
                 let mut bytes = Vec::new();
                 game.apply_packed(&PackedStep::new(&parent), mv, &mut bytes);
                 prop_assert_eq!(bytes, game.apply(&position, mv).packed());
+            }
+            for &mv in &moves {
+                let next = game.apply(&position, mv).position;
+                prop_assert!(super::layer_of(&next) >= super::layer_of(&position), "{}", mv);
+                if mv != Move::Deal
+                    && next.runs_removed() == position.runs_removed()
+                    && next.face_down_total() == position.face_down_total()
+                {
+                    prop_assert!(next.out_of_order_total() <= position.out_of_order_total());
+                }
             }
             let mv = moves[choice.index(moves.len())];
             prop_assert_eq!(game.check(&position, mv), Ok(()));

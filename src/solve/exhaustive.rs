@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use crate::cards::Card;
 use crate::explore::layered::{PackedProblem, Successor};
 use crate::explore::{NodeKind, Problem};
-use crate::game::{Game, Move, PackedStep, Position, Step, layer_of};
+use crate::game::{Game, Move, PackedStep, Position, Step, layer_of, whole_layer};
 
 use super::prune::{Reductions, RoomRule, RoomTest, dead_end_learning};
 use super::room::Learned;
@@ -69,6 +69,10 @@ pub struct ExhaustiveProblem<'g> {
     /// visible to the tests of the next breadth-first step before each
     /// ([`PackedProblem::between_steps`]).
     learned: Option<Learned>,
+    /// Whether layers are split by the pairs out of order ([`layer_of`]) or
+    /// whole ([`whole_layer`], the default): see
+    /// [`ExhaustiveProblem::split_layers`].
+    split_layers: bool,
 }
 
 thread_local! {
@@ -94,7 +98,19 @@ impl<'g> ExhaustiveProblem<'g> {
                 && reductions.dead_ends
                 && reductions.room != RoomTest::Never)
                 .then(|| Learned::new(reductions.make_way)),
+            split_layers: false,
         }
+    }
+
+    /// Splits the layers by the pairs of face-up cards out of order
+    /// ([`layer_of`]): the same positions are examined (a layer is a fact
+    /// of a position, and no move lowers it), in smaller layers. The search
+    /// on disk keeps only the current layer's seen set in memory, so this
+    /// shrinks it; the search in memory keeps the later layers' states
+    /// waiting in memory, so there it costs memory (docs/engine.md).
+    pub fn split_layers(mut self, split: bool) -> Self {
+        self.split_layers = split;
+        self
     }
 
     /// The relaxed losses the room test has learned so far (see
@@ -334,7 +350,12 @@ impl Problem for ExhaustiveProblem<'_> {
 
     #[inline]
     fn layer(&self, visit: &Visit) -> u64 {
-        layer_of(&visit.step.position)
+        let layer = layer_of(&visit.step.position);
+        if self.split_layers {
+            layer
+        } else {
+            whole_layer(layer)
+        }
     }
 
     /// Every legal move but the one straight back to the parent. (A
@@ -469,6 +490,7 @@ impl PackedProblem for ExhaustiveProblem<'_> {
                 self.unordered_with_rows_left(self.game.rows_left(position).saturating_sub(1)),
             ],
             |mv| Some(mv) == visit.back,
+            self.split_layers,
             out,
         );
         kind

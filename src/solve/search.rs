@@ -381,7 +381,11 @@ impl<'a> Search<'a> {
         // learned, and could then examine other positions than the search
         // that was not stopped: no learned conflicts where it checkpoints.
         reductions.learn &= self.limits.checkpoint.is_none();
-        let problem = ExhaustiveProblem::with_reductions(self.game, reductions);
+        // The pass on disk splits its layers (a smaller seen set in
+        // memory); the same positions are examined either way.
+        let on_disk = self.limits.disk.is_some() && self.pass_cap.is_none();
+        let problem =
+            ExhaustiveProblem::with_reductions(self.game, reductions).split_layers(on_disk);
         let time = self
             .limits
             .time_limit

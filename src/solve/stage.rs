@@ -40,7 +40,7 @@ use crate::game::{Game, Move, Position, Step};
 
 // The layer of a position is a fact of the rules (src/game/layer.rs); it is
 // named here too for the users of the stage graph.
-pub use crate::game::{LayerKey, layer_of};
+pub use crate::game::{LayerKey, layer_of, whole_layer};
 
 /// Which positions the graph covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,16 +123,22 @@ thread_local! {
 /// ([`Game::preview`]), none of them built; the moves `skip` names are
 /// left out. `unordered`: the key ignores the order of the piles without
 /// face-down cards (symmetry, once the stock is empty); `deal_unordered`:
-/// the same for the position a deal leads to. The layered searches of the
-/// stage graph and of the exhaustive pass both expand so.
+/// the same for the position a deal leads to. `split`: the layers are
+/// [`layer_of`]'s, split by the pairs out of order; otherwise whole
+/// ([`whole_layer`]). The layered searches of the stage graph and of the
+/// exhaustive pass both expand so.
 pub(super) fn push_previews(
     game: &Game,
     position: &Position,
     [unordered, deal_unordered]: [bool; 2],
     skip: impl Fn(Move) -> bool,
+    split: bool,
     out: &mut Vec<Successor>,
 ) {
-    let hashes = position.pile_hashes(unordered);
+    let mut hashes = position.pile_hashes(unordered);
+    if split {
+        hashes = hashes.split_layers(position);
+    }
     MOVES.with_borrow_mut(|moves| {
         moves.clear();
         game.moves(position, moves);
@@ -219,9 +225,10 @@ impl Problem for StageProblem<'_> {
         })
     }
 
+    /// Whole layers ([`whole_layer`]): the graph reports its size so.
     #[inline]
     fn layer(&self, step: &Step) -> u64 {
-        layer_of(&step.position)
+        whole_layer(layer_of(&step.position))
     }
 
     /// The sum-of-piles key ([`Position::sum_key`]), which
@@ -269,6 +276,7 @@ impl PackedProblem for StageProblem<'_> {
             position,
             [false, false],
             |mv| mv == Move::Deal && !may_deal,
+            false,
             out,
         );
         kind

@@ -84,8 +84,9 @@ pub struct DiskOptions {
 }
 
 /// Format of the disk manifest (2: packs, seen runs named by the rounds
-/// they cover; 3: records without their fingerprints).
-const DISK_VERSION: u32 = 3;
+/// they cover; 3: records without their fingerprints; 4: Spider's layer
+/// keys hold the pairs out of order, [`crate::game::layer_of`]).
+const DISK_VERSION: u32 = 4;
 /// Raw bytes of records gathered before a block is compressed and written.
 const BLOCK_BYTES: usize = if cfg!(test) { 1 << 12 } else { 1 << 18 };
 /// The most bytes of output files and seen runs kept in memory between two
