@@ -125,7 +125,7 @@ pub struct PileHashes {
     /// Face-down cards on the table.
     down_total: u32,
     /// Whether previews give split layers ([`super::layer_of`]) or whole
-    /// ones ([`super::whole_layer`]): see [`PileHashes::split_layers`].
+    /// ones ([`super::whole_layer_of`]): see [`PileHashes::split_layers`].
     split: bool,
     /// Each pile's pairs out of order ([`out_of_order`]), when split.
     out_of_order: [u8; PILES],
@@ -136,14 +136,13 @@ pub struct PileHashes {
 impl PileHashes {
     /// Previews from these hashes give layers split by the pairs out of
     /// order ([`super::layer_of`]); by default they give whole layers
-    /// ([`super::whole_layer`]), and do not count the pairs (a search in
-    /// memory spent 6 % more time counting them).
-    pub fn split_layers(mut self, position: &Position) -> PileHashes {
+    /// ([`super::whole_layer_of`]), and do not count the pairs (a search
+    /// in memory spent 6 % more time counting them).
+    pub fn split_layers(mut self) -> PileHashes {
         for pile in 0..PILES {
             let (start, end) = (self.starts[pile] as usize, self.starts[pile + 1] as usize);
             self.out_of_order[pile] = out_of_order(&self.padded[start..end]) as u8;
         }
-        debug_assert_eq!(self.starts[PILES] as usize, position.face_up_total());
         self.out_of_order_total = self.out_of_order.iter().map(|&n| n as u32).sum();
         self.split = true;
         self
@@ -165,11 +164,10 @@ impl PileHashes {
     /// The layer the position itself has, as previews give it.
     #[cfg(debug_assertions)]
     fn layer_of(&self, position: &Position) -> u64 {
-        let layer = super::layer_of(position);
         if self.split {
-            layer
+            super::layer_of(position)
         } else {
-            super::whole_layer(layer)
+            super::whole_layer_of(position)
         }
     }
 
@@ -624,14 +622,13 @@ mod tests {
                 {
                     let mut hashes = position.pile_hashes(unordered);
                     if split {
-                        hashes = hashes.split_layers(&position);
+                        hashes = hashes.split_layers();
                     }
                     let layer_of = |p: &Position| {
-                        let layer = crate::game::layer_of(p);
                         if split {
-                            layer
+                            crate::game::layer_of(p)
                         } else {
-                            crate::game::whole_layer(layer)
+                            crate::game::whole_layer_of(p)
                         }
                     };
                     moves.clear();

@@ -47,14 +47,19 @@ pub(super) fn key(
         | (255 - out_of_order as u64)
 }
 
-/// `layer` ([`layer_of`]) without its last part, the pairs out of order:
-/// rows dealt, runs removed and cards turned up only (decoded, it has no
-/// pair out of order). No move lowers it either. The stage graph reports
-/// its layers so, and the exhaustive search in memory searches so: there
-/// the finer layers only hold more states waiting (docs/engine.md).
-#[inline]
-pub fn whole_layer(layer: u64) -> u64 {
-    layer | 0xff
+/// The *whole* layer of a position: [`layer_of`] without its last part,
+/// the pairs out of order, which it does not count (decoded, it has none):
+/// rows dealt, runs removed and cards turned up. No move lowers it either.
+/// The stage graph reports its layers so, and the exhaustive search in
+/// memory searches so: there the finer layers only hold more states
+/// waiting (docs/engine.md).
+pub fn whole_layer_of(position: &Position) -> u64 {
+    key(
+        position.rows_dealt(),
+        position.runs_removed(),
+        position.face_down_total(),
+        0,
+    )
 }
 
 /// A Spider layer key ([`layer_of`]) read back.
@@ -110,10 +115,9 @@ mod tests {
                 out_of_order: 3
             }
         );
-        assert_eq!(
-            LayerKey::decode(whole_layer(layer_of(&position))).out_of_order,
-            0
-        );
-        assert!(whole_layer(layer_of(&position)) > layer_of(&position));
+        let whole = whole_layer_of(&position);
+        assert_eq!(LayerKey::decode(whole).out_of_order, 0);
+        assert_eq!(whole, layer_of(&position) | 0xff);
+        assert!(whole > layer_of(&position));
     }
 }

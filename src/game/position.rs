@@ -292,7 +292,7 @@ impl Position {
     /// how many continue a same-suit run, and how many are not even one
     /// rank below the card they lie on. For the solver's score.
     pub fn pile_links(&self, pile: usize) -> (u32, u32) {
-        let mut runs = 0;
+        let (mut runs, mut out_of_order) = (0, 0);
         for pair in self.face_up_raw(pile).windows(2) {
             let (below, above) = (pair[0], pair[1]);
             if below == UNKNOWN_FACE || above == UNKNOWN_FACE {
@@ -300,9 +300,11 @@ impl Position {
             }
             if above + 1 == below && above % 13 != 12 {
                 runs += 1;
+            } else if out_of_order_pair(below, above) {
+                out_of_order += 1;
             }
         }
-        (runs, out_of_order(self.face_up_raw(pile)))
+        (runs, out_of_order)
     }
 
     /// Pairs of known face-up cards, on every pile, where the upper card is
@@ -398,14 +400,20 @@ impl Position {
 /// adds them (see [`super::layer_of`]).
 #[inline]
 pub fn out_of_order(faces: &[u8]) -> u32 {
-    let mut count = 0;
-    for pair in faces.windows(2) {
-        let (below, above) = (pair[0], pair[1]);
-        if below != UNKNOWN_FACE && above != UNKNOWN_FACE && above % 13 + 1 != below % 13 {
-            count += 1;
-        }
-    }
-    count
+    faces
+        .windows(2)
+        .filter(|pair| {
+            let (below, above) = (pair[0], pair[1]);
+            below != UNKNOWN_FACE && above != UNKNOWN_FACE && out_of_order_pair(below, above)
+        })
+        .count() as u32
+}
+
+/// Whether known face `above`, lying on known face `below`, is not one
+/// rank below it (whatever the suits).
+#[inline]
+fn out_of_order_pair(below: u8, above: u8) -> bool {
+    above % 13 + 1 != below % 13
 }
 
 /// Whether `run`, 13 face-up cards bottom first, is K..A of one suit.

@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use crate::cards::Card;
 use crate::explore::layered::{PackedProblem, Successor};
 use crate::explore::{NodeKind, Problem};
-use crate::game::{Game, Move, PackedStep, Position, Step, layer_of, whole_layer};
+use crate::game::{Game, Move, PackedStep, Position, Step, layer_of, whole_layer_of};
 
 use super::prune::{Reductions, RoomRule, RoomTest, dead_end_learning};
 use super::room::Learned;
@@ -70,7 +70,7 @@ pub struct ExhaustiveProblem<'g> {
     /// ([`PackedProblem::between_steps`]).
     learned: Option<Learned>,
     /// Whether layers are split by the pairs out of order ([`layer_of`]) or
-    /// whole ([`whole_layer`], the default): see
+    /// whole ([`whole_layer_of`], the default): see
     /// [`ExhaustiveProblem::split_layers`].
     split_layers: bool,
 }
@@ -350,11 +350,10 @@ impl Problem for ExhaustiveProblem<'_> {
 
     #[inline]
     fn layer(&self, visit: &Visit) -> u64 {
-        let layer = layer_of(&visit.step.position);
         if self.split_layers {
-            layer
+            layer_of(&visit.step.position)
         } else {
-            whole_layer(layer)
+            whole_layer_of(&visit.step.position)
         }
     }
 

@@ -40,7 +40,7 @@ use crate::game::{Game, Move, Position, Step};
 
 // The layer of a position is a fact of the rules (src/game/layer.rs); it is
 // named here too for the users of the stage graph.
-pub use crate::game::{LayerKey, layer_of, whole_layer};
+pub use crate::game::{LayerKey, layer_of, whole_layer_of};
 
 /// Which positions the graph covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,7 +125,7 @@ thread_local! {
 /// face-down cards (symmetry, once the stock is empty); `deal_unordered`:
 /// the same for the position a deal leads to. `split`: the layers are
 /// [`layer_of`]'s, split by the pairs out of order; otherwise whole
-/// ([`whole_layer`]). The layered searches of the stage graph and of the
+/// ([`whole_layer_of`]). The layered searches of the stage graph and of the
 /// exhaustive pass both expand so.
 pub(super) fn push_previews(
     game: &Game,
@@ -137,7 +137,7 @@ pub(super) fn push_previews(
 ) {
     let mut hashes = position.pile_hashes(unordered);
     if split {
-        hashes = hashes.split_layers(position);
+        hashes = hashes.split_layers();
     }
     MOVES.with_borrow_mut(|moves| {
         moves.clear();
@@ -225,10 +225,10 @@ impl Problem for StageProblem<'_> {
         })
     }
 
-    /// Whole layers ([`whole_layer`]): the graph reports its size so.
+    /// Whole layers ([`whole_layer_of`]): the graph reports its size so.
     #[inline]
     fn layer(&self, step: &Step) -> u64 {
-        whole_layer(layer_of(&step.position))
+        whole_layer_of(&step.position)
     }
 
     /// The sum-of-piles key ([`Position::sum_key`]), which
