@@ -182,6 +182,12 @@ pub struct LayerStats {
     /// (or the start) led to.
     #[serde(default)]
     pub entries: u64,
+    /// Of the entries, those that came from another whole layer
+    /// ([`Problem::whole_layer`]; the start is one): all of them when the
+    /// layers are whole. A state that came from both counts here. `None`
+    /// in a checkpoint written before it was counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries_across: Option<u64>,
 }
 
 /// Statistics of a layered search.
@@ -221,8 +227,12 @@ pub struct LayeredStats {
     /// Layers finished in an earlier run and read from the checkpoint.
     pub resumed_layers: usize,
     /// States waiting in later layers, not yet begun (deduplicated per
-    /// layer), when these statistics were taken.
+    /// layer; on disk, records: a layer's duplicates go when it reads
+    /// them), when these statistics were taken.
     pub queued: u64,
+    /// Of them, those that came from another whole layer
+    /// ([`Problem::whole_layer`]): all of them when the layers are whole.
+    pub queued_across: u64,
 }
 
 impl LayeredStats {
@@ -555,9 +565,11 @@ where
                     restore(&manifest.note);
                 }
                 for layer in &stats.layers {
+                    let producer = problem.whole_layer(layer.layer);
                     read_spill(dir, layer.layer, |target, fp, record| {
                         if Some(target) > done_through {
-                            pending_push(&mut pending, target, fp, record);
+                            let across = problem.whole_layer(target) != producer;
+                            pending_push(&mut pending, target, fp, record, across);
                         }
                     })?;
                 }
@@ -573,7 +585,7 @@ where
             scratch.extend_from_slice(&0u16.to_le_bytes());
             problem.pack(&start, &mut scratch);
             let fp = problem.fingerprint(&start);
-            pending_push(&mut pending, start_layer, fp, &scratch);
+            pending_push(&mut pending, start_layer, fp, &scratch, true);
         }
         drop(start);
         let mut pending_bytes: u64 = pending
@@ -606,6 +618,7 @@ where
             };
             // The layer's entries, deduplicated as they came: the tables
             // and the first frontier.
+            here.entries_across = Some(buckets.iter().map(|b| b.across).sum());
             let (mut tables, mut frontier): (Vec<FpTable>, Vec<Arena>) =
                 buckets.into_iter().map(|b| (b.table, b.arena)).unzip();
             let new = frontier.iter().map(|a| a.len() as u64).sum::<u64>();
@@ -734,6 +747,7 @@ where
                     // buffers, each shard by one thread.
                     let later_count: usize = laters.iter().map(ByShard::len).sum();
                     let spilling = spill.is_some();
+                    let whole = problem.whole_layer(layer);
                     let (dups, to_spill) = pool.install(|| {
                         pending
                             .par_iter_mut()
@@ -758,7 +772,9 @@ where
                                             e.layer
                                         );
                                         let bucket = pending.entry(e.layer).or_default();
+                                        let across = problem.whole_layer(e.layer) != whole;
                                         if bucket.table.insert(e.fp) {
+                                            bucket.across += u64::from(across);
                                             build(problem, &frontier, e, &mut bucket.arena);
                                             let at = bucket.arena.len() - 1;
                                             if spilling {
@@ -858,7 +874,7 @@ where
                         s.add_counts(here);
                         s.layers.push(here.clone());
                         s.elapsed = started.elapsed();
-                        s.queued = queued(&pending);
+                        (s.queued, s.queued_across) = queued(&pending);
                         s
                     };
                     if let Some(on_leaf) = &mut self.on_leaf {
@@ -898,7 +914,7 @@ where
             drop(tables);
             stats.add_counts(&here);
             stats.layers.push(here);
-            stats.queued = queued(&pending);
+            (stats.queued, stats.queued_across) = queued(&pending);
             if let (Some(spill), Some((dir, id))) = (spill, &self.checkpoint) {
                 spill.finish()?;
                 let note = match &mut self.note {
@@ -1458,20 +1474,23 @@ thread_local! {
 /// The states waiting for later layers: per shard, per layer.
 type Pending = Vec<BTreeMap<u64, Bucket>>;
 
-fn pending_push(pending: &mut Pending, layer: u64, fp: u128, record: &[u8]) {
-    pending[shard_of(fp)]
-        .entry(layer)
-        .or_default()
-        .push(fp, record);
+/// Adds a state to layer `layer`'s pending buffer, unless it is there;
+/// `across` when it came from another whole layer.
+fn pending_push(pending: &mut Pending, layer: u64, fp: u128, record: &[u8], across: bool) {
+    let bucket = pending[shard_of(fp)].entry(layer).or_default();
+    if bucket.push(fp, record) && across {
+        bucket.across += 1;
+    }
 }
 
-/// States waiting in the pending layers.
-fn queued(pending: &Pending) -> u64 {
+/// States waiting in the pending layers, and of them those that came from
+/// another whole layer.
+fn queued(pending: &Pending) -> (u64, u64) {
     pending
         .iter()
         .flat_map(BTreeMap::values)
-        .map(|bucket| bucket.arena.len() as u64)
-        .sum()
+        .map(|bucket| (bucket.arena.len() as u64, bucket.across))
+        .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
 /// The lowest pending layer with its buckets, one per shard.
@@ -1765,6 +1784,9 @@ impl Arena {
 struct Bucket {
     table: FpTable,
     arena: Arena,
+    /// States that came from another whole layer
+    /// ([`LayerStats::entries_across`]).
+    across: u64,
 }
 
 impl Bucket {

@@ -156,6 +156,19 @@ pub trait Problem {
         0
     }
 
+    /// The *whole* layer `layer` is part of, when the problem splits its
+    /// layers finer than the parts that make its states grow (Spider, on
+    /// disk: by the pairs out of order, inside the layer of rows dealt,
+    /// runs removed and cards turned up). The layered search counts apart
+    /// the entries of a layer that came from another whole layer
+    /// ([`layered::LayerStats::entries_across`]), so that how much the
+    /// search grows can be told per whole layer. It must keep the order of
+    /// the layers (a later layer's whole layer is never lower). The default:
+    /// every layer is whole.
+    fn whole_layer(&self, layer: u64) -> u64 {
+        layer
+    }
+
     /// A 128-bit fingerprint of `state`'s key: what the layered search
     /// stores instead of the key. The default hashes the key with two fixed
     /// seeds; a problem whose key is already a fingerprint returns it.

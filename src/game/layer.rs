@@ -62,6 +62,14 @@ pub fn whole_layer_of(position: &Position) -> u64 {
     )
 }
 
+/// The whole layer ([`whole_layer_of`]) of the positions of layer `layer`
+/// ([`layer_of`]'s key, or a whole one): the key without its pairs out of
+/// order.
+#[inline]
+pub fn whole_layer_key(layer: u64) -> u64 {
+    layer | 0xff
+}
+
 /// A Spider layer key ([`layer_of`]) read back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct LayerKey {
@@ -118,6 +126,8 @@ mod tests {
         let whole = whole_layer_of(&position);
         assert_eq!(LayerKey::decode(whole).out_of_order, 0);
         assert_eq!(whole, layer_of(&position) | 0xff);
+        assert_eq!(whole_layer_key(layer_of(&position)), whole);
+        assert_eq!(whole_layer_key(whole), whole);
         assert!(whole > layer_of(&position));
     }
 }

@@ -21,7 +21,7 @@ mod position;
 mod replay;
 
 pub use expand::{PileHashes, Preview, ShiftedPiles, pile_hash};
-pub use layer::{LayerKey, layer_of, whole_layer_of};
+pub use layer::{LayerKey, layer_of, whole_layer_key, whole_layer_of};
 pub use packed::PackedPosition;
 pub use packed_step::PackedStep;
 pub use position::{Game, IllegalMove, Position, Reveals, Step};

@@ -357,6 +357,12 @@ impl Problem for ExhaustiveProblem<'_> {
         }
     }
 
+    /// The key without its pairs out of order ([`whole_layer_of`]'s).
+    #[inline]
+    fn whole_layer(&self, layer: u64) -> u64 {
+        crate::game::whole_layer_key(layer)
+    }
+
     /// Every legal move but the one straight back to the parent. (A
     /// reduced move set, from a proof that it keeps a win when there is
     /// one, would go here and in `expand_packed`, which the layered search

@@ -48,7 +48,7 @@ use std::ops::ControlFlow;
 
 use crate::deal::{PILES, Place};
 use crate::explore::fptable::KeySet;
-use crate::explore::layered::Layered;
+use crate::explore::layered::{LayerStats, Layered};
 use crate::explore::{End, StopReason as EngineStop};
 use crate::game::{Game, LayerKey, Move, Position};
 
@@ -1118,25 +1118,46 @@ impl<'a> Search<'a> {
 }
 
 /// How far a layered search got: `running` when its last layer is not
-/// finished. The estimate of what is left multiplies the entries of the
-/// current layer and the queued positions by the growth of the layers so
-/// far (positions per entry), the higher of the finished layers' and the
-/// current one's (which only grows).
+/// finished. The estimate of what is left is made per whole layer
+/// ([`crate::game::whole_layer_of`]), whatever layers the search split: it
+/// multiplies the entries of the current whole layer and the queued
+/// positions by the growth of the whole layers so far (positions per
+/// entry), the higher of the finished ones' and the current one's (which
+/// only grows). A whole layer's entries are those that came from another
+/// whole layer ([`LayerStats::entries_across`]), and so are the queued
+/// positions counted: a split layer's entries from a split layer of the
+/// same whole layer, and the positions queued there, are the whole layer's
+/// growth, which the search in whole layers finds in the layer itself.
+/// Counted per split layer, the growth was far too low (docs/engine.md).
 fn proof_progress(stats: &crate::explore::layered::LayeredStats, running: bool) -> ProofProgress {
     let (finished, current) = match stats.layers.split_last() {
         Some((last, rest)) if running => (rest, Some(last)),
         _ => (&stats.layers[..], None),
     };
-    let growth = |positions: u64, entries: u64| positions as f64 / entries.max(1) as f64;
-    let done = growth(
-        finished.iter().map(|l| l.positions).sum(),
-        finished.iter().map(|l| l.entries).sum(),
-    );
-    let now = current.map_or(0.0, |l| growth(l.positions, l.entries));
-    let rate = growth(stats.positions, 1) / stats.elapsed.as_secs_f64().max(1e-3);
+    // Whole layers: positions and entries from another whole layer.
+    let whole_of = |l: &LayerStats| crate::game::whole_layer_key(l.layer);
+    let across = |l: &LayerStats| l.entries_across.unwrap_or(l.entries);
+    let (done_layers, now_layers): (Vec<&LayerStats>, Vec<&LayerStats>) = match current {
+        Some(current) => stats
+            .layers
+            .iter()
+            .partition(|l| whole_of(l) != whole_of(current)),
+        None => (stats.layers.iter().collect(), Vec::new()),
+    };
+    let totals = |layers: &[&LayerStats]| {
+        (
+            layers.iter().map(|l| l.positions).sum::<u64>(),
+            layers.iter().map(|l| across(l)).sum::<u64>(),
+        )
+    };
+    let growth = |(positions, entries): (u64, u64)| positions as f64 / entries.max(1) as f64;
+    let done = growth(totals(&done_layers));
+    let (now_positions, now_entries) = totals(&now_layers);
+    let now = current.map_or(0.0, |_| growth((now_positions, now_entries)));
+    let rate = growth((stats.positions, 1)) / stats.elapsed.as_secs_f64().max(1e-3);
     let g = done.max(now).max(1.0);
-    let rest_of_layer = current.map_or(0.0, |l| {
-        (l.entries as f64 * g - l.positions as f64).max(0.0)
+    let rest_of_layer = current.map_or(0.0, |_| {
+        (now_entries as f64 * g - now_positions as f64).max(0.0)
     });
     ProofProgress {
         layers_finished: finished.len(),
@@ -1144,7 +1165,7 @@ fn proof_progress(stats: &crate::explore::layered::LayeredStats, running: bool) 
         positions: stats.positions,
         dead_ends: stats.dead,
         queued: stats.queued,
-        estimate_left: (rest_of_layer + stats.queued as f64 * g) as u64,
+        estimate_left: (rest_of_layer + stats.queued_across as f64 * g) as u64,
         rate,
         threads: stats.threads,
     }
@@ -1288,6 +1309,79 @@ mod tests {
             ..Reductions::DEFAULT
         };
         assert!(checkpoint_settings(&with).ends_with(", learn: false, deals_fill: true }"));
+    }
+
+    /// The estimate of the positions left is made per whole layer: a
+    /// search in split layers gives the one the same search in whole layers
+    /// gives. Whole layers A, B (finished) and C (running): A met 1 entry
+    /// and holds 10 positions, B 4 and 40, C 6 and 12 so far, and 5
+    /// positions wait in later layers: growth 50 / 5 = 10 an entry, so 6 ×
+    /// 10 − 12 = 48 left in C and 5 × 10 = 50 later, 98. Split: A in two
+    /// parts (4 + 6 positions; the second met 3 entries, all from the
+    /// first), B in two (25 + 15; 5 and 4 entries, 3 and 1 of them from
+    /// A), C's first two parts (8 + 4; 4 and 2 entries, 4 and 1 from B),
+    /// and a third part of C waits with 1 state from B and 2 from C: 8
+    /// positions wait, 6 from other whole layers. C: 5 × 10 − 12 = 38
+    /// left, and 6 × 10 = 60 later, 98 again. Counted per split layer as
+    /// before, the growth was 58 / 17 and the estimate 30.
+    #[test]
+    fn the_estimate_left_is_made_per_whole_layer() {
+        use crate::explore::layered::LayeredStats;
+        // Layer keys: 40, 39 and 38 cards face down, `out_of_order` pairs
+        // out of order (none: the whole layer's key).
+        let key = |face_down: u64, out_of_order: u64| (255 - face_down) << 8 | (255 - out_of_order);
+        let layer = |layer, entries, across, positions| LayerStats {
+            layer,
+            entries,
+            entries_across: Some(across),
+            positions,
+            ..LayerStats::default()
+        };
+        let stats = |layers: Vec<LayerStats>, queued, queued_across| LayeredStats {
+            positions: layers.iter().map(|l| l.positions).sum(),
+            layers,
+            queued,
+            queued_across,
+            elapsed: std::time::Duration::from_secs(1),
+            ..LayeredStats::default()
+        };
+        let whole = stats(
+            vec![
+                layer(key(40, 0), 1, 1, 10),
+                layer(key(39, 0), 4, 4, 40),
+                layer(key(38, 0), 6, 6, 12),
+            ],
+            5,
+            5,
+        );
+        let split = stats(
+            vec![
+                layer(key(40, 5), 1, 1, 4),
+                layer(key(40, 3), 3, 0, 6),
+                layer(key(39, 7), 5, 3, 25),
+                layer(key(39, 2), 4, 1, 15),
+                layer(key(38, 6), 4, 4, 8),
+                layer(key(38, 4), 2, 1, 4),
+            ],
+            8,
+            6,
+        );
+        // Whole layers read from a checkpoint written before the entries
+        // from other whole layers were counted: all their entries are.
+        let mut older = whole.clone();
+        for l in &mut older.layers[..2] {
+            l.entries_across = None;
+        }
+        assert_eq!(proof_progress(&older, true).estimate_left, 98);
+        let (whole, split) = (proof_progress(&whole, true), proof_progress(&split, true));
+        assert_eq!(whole.estimate_left, 98);
+        assert_eq!(split.estimate_left, 98);
+        assert_eq!((whole.queued, split.queued), (5, 8));
+        assert_eq!((whole.layers_finished, split.layers_finished), (2, 5));
+        assert_eq!(split.layer.unwrap().out_of_order, 4);
+        // Finished: nothing is left but what is queued (none).
+        let done = stats(vec![layer(key(40, 0), 1, 1, 10)], 0, 0);
+        assert_eq!(proof_progress(&done, false).estimate_left, 0);
     }
 
     /// The solver's note in a checkpoint reads back as it was written:
