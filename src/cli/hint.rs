@@ -340,7 +340,7 @@ pub(crate) fn print_hint(
             } else if choice.win_estimate.is_some() {
                 "most of its sampled wins start with it"
             } else {
-                "by looking ahead, no sampled completion won"
+                "by looking ahead: no move starts enough sampled wins (one at 1 and 2 suits, two at 4)"
             }
         )?;
     }

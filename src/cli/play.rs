@@ -137,7 +137,7 @@ fn chance(estimate: Option<Interval>) -> String {
             i.low * 100.0,
             i.high * 100.0
         ),
-        None => "not known (no sampled completion was won)".into(),
+        None => "not known (the lookahead's move: no move starts enough sampled wins, one at 1 and 2 suits, two at 4)".into(),
     }
 }
 
