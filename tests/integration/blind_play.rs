@@ -115,6 +115,30 @@ fn the_blind_player_plays_deals_alike_until_a_hidden_difference_turns_up() {
     assert!(split.is_some(), "the swapped cards never turned up");
 }
 
+/// The same at 4 suits, where HOP drops a move only one plan starts with
+/// and plays the lookahead's line (`blind::min_votes`): PySol 7 and the
+/// same deal with the top face-down cards of piles 1 and 2 swapped.
+#[test]
+fn at_four_suits_hop_plays_deals_alike_until_a_hidden_difference_turns_up() {
+    let deal = spider_analyzer::deal::pysol::deal(7, Rules::Standard).unwrap();
+    let mut other = deal.clone();
+    let (a, b) = (
+        *other.piles[0].face_down.last().unwrap(),
+        *other.piles[1].face_down.last().unwrap(),
+    );
+    assert_ne!(a, b);
+    *other.piles[0].face_down.last_mut().unwrap() = b;
+    *other.piles[1].face_down.last_mut().unwrap() = a;
+    assert_eq!(
+        View::of(&deal).unwrap().deal(),
+        View::of(&other).unwrap().deal()
+    );
+    let (a, b) = (log(&deal, 3), log(&other, 3));
+    assert!(!a.is_empty());
+    let split = same_until_a_difference_turns_up(&moves_and_cards(&a), &moves_and_cards(&b));
+    assert!(split.is_some(), "the swapped cards never turned up");
+}
+
 /// Own 1-suit deal 5 after its five rows are dealt at once (the stock
 /// spent, every face-down card still down), and the same position with
 /// the top face-down cards of piles 1 and 2 (the next to turn up there)
