@@ -238,6 +238,10 @@ pub struct DiskArgs {
     /// --wrap "{command}"'.
     #[arg(long, value_name = "CMD")]
     pub disk_launcher: Option<String>,
+    /// With --disk-launcher: rounds that read fewer records than this run
+    /// in this process instead (default: 100000; see docs/engine.md).
+    #[arg(long, value_name = "RECORDS", hide = true)]
+    pub disk_launch_from: Option<u64>,
 }
 
 impl DiskArgs {
@@ -263,6 +267,9 @@ impl DiskArgs {
             dir,
             max_bytes: self.disk_limit.and_then(|limit| limit.0),
             launcher: self.disk_launcher.clone(),
+            launch_from: self
+                .disk_launch_from
+                .unwrap_or(spider_analyzer::explore::layered::LAUNCH_FROM),
         }))
     }
 }

@@ -81,7 +81,19 @@ pub struct DiskOptions {
     /// result are launched again, up to three times. `None`: every task in
     /// this process.
     pub launcher: Option<String>,
+    /// With a launcher, the fewest records a round reads for its tasks to
+    /// go to the launcher: a smaller round runs in this process, which
+    /// writes the files its tasks would (see [`LAUNCH_FROM`]).
+    pub launch_from: u64,
 }
+
+/// The fewest records a round reads for its tasks to go to the launcher
+/// by default. Starting a round's 16 processes on this machine took about
+/// 0.3 s of wall time and as much CPU (each task starts, reads its part's
+/// seen set and its inputs); the driver reads and expands a round of this
+/// many records in about that time (the unwon game's stage 1, see
+/// docs/engine.md, where the figures are).
+pub const LAUNCH_FROM: u64 = 100_000;
 
 /// Format of the disk manifest (2: packs, seen runs named by the rounds
 /// they cover; 3: records without their fingerprints; 4: Spider's layer
@@ -186,6 +198,18 @@ struct Round {
     layer: u64,
     step: u32,
     files: Vec<(String, FileInfo)>,
+}
+
+impl Round {
+    /// The records the round's tasks read, all parts together.
+    fn records(&self) -> u64 {
+        self.files
+            .iter()
+            .flat_map(|(_, info)| &info.blocks)
+            .filter(|block| block.target == self.layer)
+            .map(|block| u64::from(block.count))
+            .sum()
+    }
 }
 
 /// What a task did.
@@ -1409,7 +1433,7 @@ where
         let mut unsaved = Unsaved {
             written: Vec::new(),
             doomed: Vec::new(),
-            memory: options.launcher.is_none().then(|| MemFiles::new(budget)),
+            memory: Some(MemFiles::new(budget)),
             runs: (0..PARTS).map(|_| Vec::new()).collect(),
             runs_from: 0,
             seen_disk: 0,
@@ -1447,16 +1471,31 @@ where
                 }
             };
             let layer = current.layer;
-            let round = Round {
+            let inputs_of = |manifest: &DiskManifest, current: &Current| {
+                (current.inputs.iter())
+                    .map(|name| (name.clone(), manifest.files[name].clone()))
+                    .collect()
+            };
+            let mut round = Round {
                 id: id.clone(),
                 layer,
                 step: current.step,
-                files: current
-                    .inputs
-                    .iter()
-                    .map(|name| (name.clone(), manifest.files[name].clone()))
-                    .collect(),
+                files: inputs_of(&manifest, &current),
             };
+            // A small round runs here, as in one process: starting its
+            // tasks would take longer than the round. A round launched
+            // reads its inputs and seen runs from the disk: what is held
+            // in memory is written first (with a manifest).
+            let launcher = (options.launcher.as_ref())
+                .filter(|_| round.records() >= options.launch_from);
+            if launcher.is_some() && unsaved.bytes() > 0 {
+                manifest.current = Some(current);
+                self.save_disk_manifest(&dir, &mut manifest, &stats, &mut unsaved)?;
+                last_manifest = Instant::now();
+                current = manifest.current.take().expect("just put");
+                // Its inputs held in memory are in a pack now.
+                round.files = inputs_of(&manifest, &current);
+            }
             let (limits, cancel) = (&self.limits, self.cancel);
             let stopping = || out_of_time(limits, cancel, started).is_some();
             let mut runs: Vec<Vec<Run>> = Vec::new();
@@ -1468,7 +1507,7 @@ where
             // to another quarter of the budget, shared.
             let inputs = budget / (4 * pool.threads().min(PARTS) as u64);
             let fingerprint = |packed: &[u8]| problem.fingerprint(&problem.unpack(packed));
-            let outs: Vec<TaskOut> = match &options.launcher {
+            let outs: Vec<TaskOut> = match launcher {
                 None => pool
                     .install(|| {
                         // Every part's new states first, then every part's
@@ -1538,6 +1577,11 @@ where
             }
             for (part, run) in runs.into_iter().enumerate() {
                 unsaved.runs[part].extend(run);
+            }
+            if launcher.is_some() {
+                // Its tasks wrote their seen runs; the runs held are of
+                // the rounds after it.
+                unsaved.runs_from = current.step + 1;
             }
             // The round is done: its counts.
             let here = &mut current.here;
@@ -1959,6 +2003,7 @@ mod tests {
             dir: dir.to_path_buf(),
             max_bytes: None,
             launcher: None,
+            launch_from: LAUNCH_FROM,
         }
     }
 
