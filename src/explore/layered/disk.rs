@@ -88,11 +88,12 @@ pub struct DiskOptions {
 }
 
 /// The fewest records a round reads for its tasks to go to the launcher
-/// by default. Starting a round's 16 processes on this machine took about
-/// 0.3 s of wall time and as much CPU (each task starts, reads its part's
-/// seen set and its inputs); the driver reads and expands a round of this
-/// many records in about that time (the unwon game's stage 1, see
-/// docs/engine.md, where the figures are).
+/// by default. Launching a round of a few records cost 0.08-0.12 s of CPU
+/// (16 processes on this machine), the time the driver takes for about
+/// 160,000 records (0.62 µs a record); on the unwon game's stage 1 the
+/// rounds below this many are 96 of 144 and read 2.2 % of the records
+/// (figures in docs/engine.md). On a cluster, where a launch waits for the
+/// scheduler, a larger value (`--disk-launch-from`) suits.
 pub const LAUNCH_FROM: u64 = 100_000;
 
 /// Format of the disk manifest (2: packs, seen runs named by the rounds
@@ -1486,7 +1487,9 @@ where
             // tasks would take longer than the round. A round launched
             // reads its inputs and seen runs from the disk: what is held
             // in memory is written first (with a manifest).
-            let launcher = (options.launcher.as_ref())
+            let launcher = options
+                .launcher
+                .as_ref()
                 .filter(|_| round.records() >= options.launch_from);
             if launcher.is_some() && unsaved.bytes() > 0 {
                 manifest.current = Some(current);
