@@ -235,7 +235,8 @@ pub struct DiskArgs {
     /// `{tasks}` becomes the parts to run (0,1,...,15), `{command}` this
     /// command; each task reads its part from SPIDER_DISK_PART or
     /// SLURM_ARRAY_TASK_ID. Example: 'sbatch --wait --array={tasks}
-    /// --wrap "{command}"'.
+    /// --wrap "{command}"'. A round that reads fewer than 100,000 records
+    /// runs in this process instead.
     #[arg(long, value_name = "CMD")]
     pub disk_launcher: Option<String>,
     /// With --disk-launcher: rounds that read fewer records than this run

@@ -41,7 +41,10 @@
 //! The same rounds run three ways, with the same counts: in one process
 //! (the tasks of a round on every core), or through a launcher command
 //! that starts the tasks as separate processes, on this machine or as a
-//! job array on a cluster sharing the directory (see [`DiskOptions`]).
+//! job array on a cluster sharing the directory (see [`DiskOptions`]);
+//! with a launcher, a round that reads few records still runs in this
+//! process, which writes what it holds in memory before a round it
+//! launches.
 //! After every round, at most every few seconds, a manifest records the
 //! search's state; a search stopped by a limit, Ctrl-C or a crash resumes
 //! from it, at the round after the last one recorded, and counts what an
@@ -82,8 +85,8 @@ pub struct DiskOptions {
     /// this process.
     pub launcher: Option<String>,
     /// With a launcher, the fewest records a round reads for its tasks to
-    /// go to the launcher: a smaller round runs in this process, which
-    /// writes the files its tasks would (see [`LAUNCH_FROM`]).
+    /// go to the launcher: a smaller round runs in this process, as
+    /// without a launcher (see [`LAUNCH_FROM`]).
     pub launch_from: u64,
 }
 
@@ -173,10 +176,10 @@ struct Unsaved {
     written: Vec<PathBuf>,
     /// Files no layer reads any more, deleted once it is written.
     doomed: Vec<PathBuf>,
-    /// The output files in memory (in one process).
+    /// The output files in memory (of the rounds run in this process).
     memory: Option<MemFiles>,
-    /// The current layer's seen runs not written yet, per part (in one
-    /// process), of the rounds from `runs_from` on.
+    /// The current layer's seen runs not written yet, per part (of the
+    /// rounds run in this process), of the rounds from `runs_from` on.
     runs: Vec<Vec<Run>>,
     runs_from: u32,
     /// Bytes of the current layer's seen runs on disk.
