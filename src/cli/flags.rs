@@ -235,9 +235,14 @@ pub struct DiskArgs {
     /// `{tasks}` becomes the parts to run (0,1,...,15), `{command}` this
     /// command; each task reads its part from SPIDER_DISK_PART or
     /// SLURM_ARRAY_TASK_ID. Example: 'sbatch --wait --array={tasks}
-    /// --wrap "{command}"'.
+    /// --wrap "{command}"'. A round that reads fewer than 100,000 records
+    /// runs in this process instead.
     #[arg(long, value_name = "CMD")]
     pub disk_launcher: Option<String>,
+    /// With --disk-launcher: rounds that read fewer records than this run
+    /// in this process instead (default: 100000; see docs/engine.md).
+    #[arg(long, value_name = "RECORDS", hide = true)]
+    pub disk_launch_from: Option<u64>,
 }
 
 impl DiskArgs {
@@ -263,6 +268,9 @@ impl DiskArgs {
             dir,
             max_bytes: self.disk_limit.and_then(|limit| limit.0),
             launcher: self.disk_launcher.clone(),
+            launch_from: self
+                .disk_launch_from
+                .unwrap_or(spider_analyzer::explore::layered::LAUNCH_FROM),
         }))
     }
 }

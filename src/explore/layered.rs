@@ -57,7 +57,7 @@ pub use super::fptable::FpTable;
 
 mod disk;
 use super::{End, Limits, NodeKind, Problem, Stop, StopReason};
-pub use disk::{DiskOptions, PART_ENV, ROUND_ENV};
+pub use disk::{DiskOptions, LAUNCH_FROM, PART_ENV, ROUND_ENV};
 
 /// Fingerprint shards: successors are partitioned by the top 8 bits of
 /// their fingerprint, and each shard is deduplicated by one thread.

@@ -685,7 +685,8 @@ fn resumes_from_a_checkpoint(deal: &str) {
 /// `graph --count --disk` counts what the search in memory counts, in one
 /// process and with its rounds' tasks run as separate processes by a
 /// launcher (standing in for a job array), one of which fails once and is
-/// launched again.
+/// launched again; and with a launcher, the rounds that read few records
+/// run in the driver, the others through the launcher.
 #[test]
 fn graph_count_on_disk_in_one_process_or_many_counts_the_same() {
     let dir = tempfile::tempdir().unwrap();
@@ -706,27 +707,101 @@ fn graph_count_on_disk_in_one_process_or_many_counts_the_same() {
         assert_eq!(output.status.code(), Some(0), "{extra:?}");
         serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
     };
+    // A launcher that runs each task as a process of its own and notes
+    // each round it is given in `log` (its layer, round and the records
+    // its tasks read).
+    let launcher = |log: &Path, failed: Option<&Path>| {
+        let fail = failed.map_or(String::new(), |failed| {
+            format!(
+                "if [ $p = 3 ] && [ ! -e {failed} ]; then touch {failed}; continue; fi; ",
+                failed = failed.display()
+            )
+        });
+        format!(
+            "cat \"$SPIDER_DISK_ROUND\" >> {log}; echo >> {log}; \
+             for p in $(echo {{tasks}} | tr , ' '); do {fail}\
+             SPIDER_DISK_PART=$p {{command}} & done; wait",
+            log = log.display()
+        )
+    };
+    let launched = |log: &Path| -> Vec<(u64, u64, u64)> {
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        text.lines()
+            .filter(|line| !line.trim().is_empty())
+            .map(|line| {
+                let round: serde_json::Value = serde_json::from_str(line).unwrap();
+                let layer = round["layer"].as_u64().unwrap();
+                let records = (round["files"].as_array().unwrap().iter())
+                    .flat_map(|file| file[1]["blocks"].as_array().unwrap())
+                    .filter(|block| block["target"] == layer)
+                    .map(|block| block["count"].as_u64().unwrap())
+                    .sum();
+                (layer, round["step"].as_u64().unwrap(), records)
+            })
+            .collect()
+    };
     let memory = count(&[]);
     assert_eq!(memory["positions"], 2_760);
     let one = dir.path().join("one");
     let disk = count(&["--disk", one.to_str().unwrap()]);
+    // Every round through the launcher; part 3 of the first round fails
+    // once.
     let many = dir.path().join("many");
     let failed = dir.path().join("failed-once");
-    // Part 3 of the first round fails once.
-    let launcher = format!(
-        "for p in $(echo {{tasks}} | tr , ' '); do \
-         if [ $p = 3 ] && [ ! -e {failed} ]; then touch {failed}; continue; fi; \
-         SPIDER_DISK_PART=$p {{command}} & done; wait",
-        failed = failed.display()
-    );
+    let every_log = dir.path().join("every.log");
     let processes = count(&[
         "--disk",
         many.to_str().unwrap(),
+        "--disk-launch-from",
+        "0",
         "--disk-launcher",
-        &launcher,
+        &launcher(&every_log, Some(&failed)),
     ]);
     assert!(failed.exists());
-    for json in [&disk, &processes] {
+    // The first round is launched twice (part 3 again), the others once.
+    let mut every = launched(&every_log);
+    assert_eq!(every[0], every[1]);
+    every.remove(0);
+    // Rounds of fewer than 1,000 records in the driver.
+    let mixed_dir = dir.path().join("mixed");
+    let mixed_log = dir.path().join("mixed.log");
+    let mixed = count(&[
+        "--disk",
+        mixed_dir.to_str().unwrap(),
+        "--disk-launch-from",
+        "1000",
+        "--disk-launcher",
+        &launcher(&mixed_log, None),
+    ]);
+    let mixed_launched = launched(&mixed_log);
+    assert!(
+        mixed_launched.iter().all(|r| r.2 >= 1000),
+        "{mixed_launched:?}"
+    );
+    assert!(mixed_launched.len() < every.len() / 2, "{every:?}");
+    // A layer's first round reads what earlier layers sent, the same
+    // records either way (a later round reads fewer after a round in the
+    // driver, which looks its successors up in every part's seen set).
+    let firsts = |rounds: &[(u64, u64, u64)]| -> Vec<(u64, u64, u64)> {
+        rounds.iter().filter(|r| r.1 == 0).cloned().collect()
+    };
+    let big = firsts(&every)
+        .into_iter()
+        .filter(|r| r.2 >= 1000)
+        .collect::<Vec<_>>();
+    assert!(!big.is_empty(), "{every:?}");
+    assert_eq!(firsts(&mixed_launched), big);
+    // By default, every round of this small search runs in the driver.
+    let default_dir = dir.path().join("default");
+    let default_log = dir.path().join("default.log");
+    let default = count(&[
+        "--disk",
+        default_dir.to_str().unwrap(),
+        "--disk-launcher",
+        &launcher(&default_log, None),
+    ]);
+    assert_eq!(launched(&default_log), []);
+    for json in [&disk, &processes, &mixed, &default] {
         for key in ["positions", "moves", "layers", "stages", "reveals"] {
             assert_eq!(json[key], memory[key], "{key}");
         }
@@ -795,4 +870,33 @@ fn on_disk_proves_the_same(deal: &str) {
         resumed["analysis"]["dead_ends"],
         whole["analysis"]["dead_ends"]
     );
+    // The same with a launcher, the rounds of fewer than 200 records in
+    // the driver: stopped half-way, resumed, and the same proof.
+    let disk = dir.path().join("launched");
+    let log = dir.path().join("launched.log");
+    let launcher = format!(
+        "echo >> {log}; for p in $(echo {{tasks}} | tr , ' '); do \
+         SPIDER_DISK_PART=$p {{command}} & done; wait",
+        log = log.display()
+    );
+    let with_launcher = [
+        "--disk",
+        disk.to_str().unwrap(),
+        "--disk-launch-from",
+        "200",
+        "--disk-launcher",
+        &launcher,
+    ];
+    let (code, stopped) = analyze(&[&with_launcher[..], &["--max-positions", &half]].concat());
+    assert_eq!(code, Some(3));
+    assert_eq!(stopped["analysis"]["verdict"], "undecided");
+    let (code, resumed) = analyze(&with_launcher);
+    assert_eq!(code, Some(1));
+    assert_eq!(resumed["analysis"]["verdict"], "unwinnable");
+    assert_eq!(resumed["analysis"]["positions"], positions);
+    assert_eq!(
+        resumed["analysis"]["dead_ends"],
+        whole["analysis"]["dead_ends"]
+    );
+    assert!(std::fs::read_to_string(&log).is_ok_and(|text| !text.is_empty()));
 }
