@@ -10,9 +10,11 @@
 //! known. Each leaf is valued by [`value`] of the position it reaches (runs
 //! removed above all, then face-down cards left, empty piles, same-suit
 //! runs, the cards that can surely be turned up next; an unknown card face
-//! up counts as a break), and the line to the
-//! best leaf is the one to play: arrange what can be arranged, then turn up
-//! the card that leaves the best position, and deal only when no card can
+//! up counts as a break), and by what the card it turns up is worth on
+//! average over the cards not seen ([`reveal_bonus`]: the chance it can
+//! move at once); the line to the best leaf is the one to play: arrange
+//! what can be arranged, then turn up the card that leaves the best
+//! position, and deal only when no card can
 //! be turned up to a better position (a deal puts ten unknown cards on the
 //! piles: ten breaks). This is what strong players describe (turn up cards
 //! as soon as possible, keep same-suit runs, keep piles empty, deal last),
@@ -96,24 +98,22 @@ pub fn value(position: &Position) -> i32 {
 /// The share of the cards not seen that is of each rank (index 1 to 13):
 /// eight cards of each rank in the deck, less the runs removed and the
 /// cards face up.
-fn unseen_ranks(position: &Position) -> [f32; 14] {
-    let mut count = [0i32; 14];
-    for rank in 1..14 {
-        count[rank] = 8 - position.runs_removed() as i32;
-    }
+pub fn unseen_ranks(position: &Position) -> [f32; 14] {
+    let mut count = [8 - position.runs_removed() as i32; 14];
+    count[0] = 0;
     for pile in 0..PILES {
         for card in position.face_up(pile).flatten() {
             count[card.rank() as usize] -= 1;
         }
     }
     let total: i32 = count.iter().map(|&c| c.max(0)).sum();
-    let mut share = [0f32; 14];
-    if total > 0 {
-        for rank in 1..14 {
-            share[rank] = count[rank].max(0) as f32 / total as f32;
+    count.map(|c| {
+        if total > 0 {
+            c.max(0) as f32 / total as f32
+        } else {
+            0.0
         }
-    }
-    share
+    })
 }
 
 /// What the card a line turns up is worth on average, [`REVEAL_WEIGHT`]
@@ -126,7 +126,7 @@ fn unseen_ranks(position: &Position) -> [f32; 14] {
 /// since the card is not known; a player can, and so chooses, among the
 /// cards to turn up, the one most likely to be of use. No card is read:
 /// the chances are those of every card not seen.
-fn reveal_bonus(position: &Position, ranks: &[f32; 14]) -> i32 {
+pub fn reveal_bonus(position: &Position, ranks: &[f32; 14]) -> i32 {
     let last: Vec<Option<Card>> = (0..PILES)
         .map(|pile| position.face_up(pile).last().flatten())
         .collect();
@@ -138,7 +138,9 @@ fn reveal_bonus(position: &Position, ranks: &[f32; 14]) -> i32 {
             continue;
         }
         let onto = |rank: usize| {
-            (0..PILES).any(|other| other != pile && last[other].is_some_and(|c| c.rank() as usize == rank + 1))
+            (0..PILES).any(|other| {
+                other != pile && last[other].is_some_and(|c| c.rank() as usize == rank + 1)
+            })
         };
         let fits: f32 = (1..14).filter(|&r| onto(r)).map(|r| ranks[r]).sum();
         if position.face_down_count(pile) > 0 {
@@ -417,7 +419,9 @@ removed: [S, S, S, S, S]
             "{face_up: [7S]}",
             "{face_up: [2S]}",
         ];
-        let counted = 2400 + (-12 + 10 + READY_TO_TURN + TURN_NOW) + (-24 - 3 + BURIED_BREAK)
+        let counted = 2400
+            + (-12 + 10 + READY_TO_TURN + TURN_NOW)
+            + (-24 - 3 + BURIED_BREAK)
             + (-12 + READY_TO_TURN);
         assert_eq!(counted, 2408);
         assert_eq!(value(&position(&piles)), counted);
@@ -471,7 +475,10 @@ removed: [S, S, S, S, S]
         assert_eq!(reveal_bonus(&at, &ranks), 67);
         piles[9] = "{face_up: []}";
         let at = after(&piles, "1-2/1");
-        assert_eq!(reveal_bonus(&at, &unseen_ranks(&at)), 2 * (READY_TO_TURN + TURN_NOW));
+        assert_eq!(
+            reveal_bonus(&at, &unseen_ranks(&at)),
+            2 * (READY_TO_TURN + TURN_NOW)
+        );
     }
 
     /// A position where a card can be turned up: the line ends by turning
@@ -510,7 +517,10 @@ removed: [S, S, S, S, S, S]
             position = step.position;
         }
         let ranks = unseen_ranks(game.start());
-        assert_eq!(line.value, value(&position) + reveal_bonus(&position, &ranks));
+        assert_eq!(
+            line.value,
+            value(&position) + reveal_bonus(&position, &ranks)
+        );
         // Turning up pile 1's card at once (5S onto 6S) is worth less.
         let at_once = game.apply(game.start(), game_move(&game, "1-2/1")).position;
         assert!(line.value >= value(&at_once));
