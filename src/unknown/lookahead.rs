@@ -52,10 +52,7 @@ pub fn value(position: &Position) -> i32 {
     const SAME_SUIT_PAIR: i32 = 10;
     const BREAK: i32 = -3;
     let mut total = position.runs_removed() as i32 * RUN_REMOVED;
-    let last: Vec<Option<Card>> = (0..PILES)
-        .map(|pile| position.face_up(pile).last().flatten())
-        .collect();
-    let any_empty = (0..PILES).any(|pile| position.is_empty_pile(pile));
+    let (last, any_empty) = pile_ends(position);
     for pile in 0..PILES {
         if position.is_empty_pile(pile) {
             total += EMPTY_PILE;
@@ -95,6 +92,14 @@ pub fn value(position: &Position) -> i32 {
     total
 }
 
+/// The last card of each pile (`None` when empty or not known), and
+/// whether a pile is empty: where a run can move.
+fn pile_ends(position: &Position) -> ([Option<Card>; PILES], bool) {
+    let last = std::array::from_fn(|pile| position.face_up(pile).last().flatten());
+    let any_empty = (0..PILES).any(|pile| position.is_empty_pile(pile));
+    (last, any_empty)
+}
+
 /// The share of the cards not seen that is of each rank (index 1 to 13):
 /// eight cards of each rank in the deck, less the runs removed and the
 /// cards face up.
@@ -127,10 +132,7 @@ pub fn unseen_ranks(position: &Position) -> [f32; 14] {
 /// cards to turn up, the one most likely to be of use. No card is read:
 /// the chances are those of every card not seen.
 pub fn reveal_bonus(position: &Position, ranks: &[f32; 14]) -> i32 {
-    let last: Vec<Option<Card>> = (0..PILES)
-        .map(|pile| position.face_up(pile).last().flatten())
-        .collect();
-    let any_empty = (0..PILES).any(|pile| position.is_empty_pile(pile));
+    let (last, any_empty) = pile_ends(position);
     let mut bonus = 0f32;
     for pile in 0..PILES {
         let mut up = position.face_up(pile);

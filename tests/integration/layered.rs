@@ -746,33 +746,32 @@ fn graph_count_on_disk_in_one_process_or_many_counts_the_same() {
     let disk = count(&["--disk", one.to_str().unwrap()]);
     // Every round through the launcher; part 3 of the first round fails
     // once.
-    let many = dir.path().join("many");
+    // A search on disk through `launcher`, named `name` (its directory
+    // and log), with `--disk-launch-from` at `from` (default: None).
+    let through = |name: &str, from: Option<&str>, failed: Option<&Path>| {
+        let disk = dir.path().join(name);
+        let log = dir.path().join(format!("{name}.log"));
+        let mut args = vec![
+            "--disk".to_string(),
+            disk.to_str().unwrap().to_string(),
+            "--disk-launcher".to_string(),
+            launcher(&log, failed),
+        ];
+        if let Some(from) = from {
+            args.extend(["--disk-launch-from".to_string(), from.to_string()]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        (count(&args), log)
+    };
     let failed = dir.path().join("failed-once");
-    let every_log = dir.path().join("every.log");
-    let processes = count(&[
-        "--disk",
-        many.to_str().unwrap(),
-        "--disk-launch-from",
-        "0",
-        "--disk-launcher",
-        &launcher(&every_log, Some(&failed)),
-    ]);
+    let (processes, every_log) = through("every", Some("0"), Some(&failed));
     assert!(failed.exists());
     // The first round is launched twice (part 3 again), the others once.
     let mut every = launched(&every_log);
     assert_eq!(every[0], every[1]);
     every.remove(0);
     // Rounds of fewer than 1,000 records in the driver.
-    let mixed_dir = dir.path().join("mixed");
-    let mixed_log = dir.path().join("mixed.log");
-    let mixed = count(&[
-        "--disk",
-        mixed_dir.to_str().unwrap(),
-        "--disk-launch-from",
-        "1000",
-        "--disk-launcher",
-        &launcher(&mixed_log, None),
-    ]);
+    let (mixed, mixed_log) = through("mixed", Some("1000"), None);
     let mixed_launched = launched(&mixed_log);
     assert!(
         mixed_launched.iter().all(|r| r.2 >= 1000),
@@ -792,14 +791,7 @@ fn graph_count_on_disk_in_one_process_or_many_counts_the_same() {
     assert!(!big.is_empty(), "{every:?}");
     assert_eq!(firsts(&mixed_launched), big);
     // By default, every round of this small search runs in the driver.
-    let default_dir = dir.path().join("default");
-    let default_log = dir.path().join("default.log");
-    let default = count(&[
-        "--disk",
-        default_dir.to_str().unwrap(),
-        "--disk-launcher",
-        &launcher(&default_log, None),
-    ]);
+    let (default, default_log) = through("default", None, None);
     assert_eq!(launched(&default_log), []);
     for json in [&disk, &processes, &mixed, &default] {
         for key in ["positions", "moves", "layers", "stages", "reveals"] {
