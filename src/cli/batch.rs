@@ -99,7 +99,7 @@ pub struct Args {
     /// With --hidden: with no solved plan, play the best line of moves that
     /// turn up nothing before one that does, searched within N positions
     /// (0: the move that scores best, as the first study's player did).
-    #[arg(long, value_name = "N", default_value_t = 5_000, requires = "hidden")]
+    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_LOOKAHEAD, requires = "hidden")]
     hidden_lookahead: usize,
     /// With --hidden (hop): with at most one stock row left, check each
     /// card the plans turn up against the lookahead's lines to a card, on N

@@ -57,7 +57,7 @@ pub struct Args {
     /// With no solved plan, play the best line of moves that turn up
     /// nothing before one that does, searched within N positions (0: the
     /// move whose position scores best).
-    #[arg(long, value_name = "N", default_value_t = 5_000)]
+    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_LOOKAHEAD)]
     lookahead: usize,
     /// With at most one stock row left, check each card the plans turn up
     /// against the lookahead's lines to a card, on N sampled completions

@@ -66,7 +66,9 @@ use crate::deal::numbered::SplitMix64;
 use crate::game::Move;
 use crate::stats::Interval;
 
-pub use super::policy::{Choice, DEFAULT_CHECK, HiddenSettings, Player, Policy, PolicyStats};
+pub use super::policy::{
+    Choice, DEFAULT_CHECK, DEFAULT_LOOKAHEAD, HiddenSettings, Player, Policy, PolicyStats,
+};
 
 use super::hint::kind;
 use super::referee::Referee;
