@@ -660,26 +660,41 @@ fn resumes_from_a_checkpoint(deal: &str) {
     };
     let (code, whole) = analyze(&[]);
     assert_eq!(code, Some(1));
-    let positions = whole["analysis"]["positions"].as_u64().unwrap();
-    let half = (positions / 2).to_string();
     let with_checkpoint = ["--checkpoint", checkpoint.to_str().unwrap()];
-    let (code, stopped) = analyze(&[&with_checkpoint[..], &["--max-positions", &half]].concat());
-    assert_eq!(code, Some(3));
-    assert_eq!(stopped["analysis"]["verdict"], "undecided");
+    let stopped = stopped_and_resumed(&analyze, &whole, &with_checkpoint);
     assert!(
         stopped["analysis"]["proof"]["layers_finished"]
             .as_u64()
             .unwrap()
             > 0
     );
-    let (code, resumed) = analyze(&with_checkpoint);
+}
+
+/// Runs `analyze` with `flags` stopped at half of `whole`'s positions
+/// (undecided, exit 3), then again to the end (resumed): asserts that the
+/// resumed run proves the deal lost (exit 1) with `whole`'s positions and
+/// dead ends, and returns the stopped run's report.
+fn stopped_and_resumed(
+    analyze: &impl Fn(&[&str]) -> (Option<i32>, serde_json::Value),
+    whole: &serde_json::Value,
+    flags: &[&str],
+) -> serde_json::Value {
+    let half = (whole["analysis"]["positions"].as_u64().unwrap() / 2).to_string();
+    let (code, stopped) = analyze(&[flags, &["--max-positions", &half]].concat());
+    assert_eq!(code, Some(3));
+    assert_eq!(stopped["analysis"]["verdict"], "undecided");
+    let (code, resumed) = analyze(flags);
     assert_eq!(code, Some(1));
     assert_eq!(resumed["analysis"]["verdict"], "unwinnable");
-    assert_eq!(resumed["analysis"]["positions"], positions);
+    assert_eq!(
+        resumed["analysis"]["positions"],
+        whole["analysis"]["positions"]
+    );
     assert_eq!(
         resumed["analysis"]["dead_ends"],
         whole["analysis"]["dead_ends"]
     );
+    stopped
 }
 
 /// `graph --count --disk` counts what the search in memory counts, in one
@@ -841,26 +856,14 @@ fn on_disk_proves_the_same(deal: &str) {
     };
     let (code, whole) = analyze(&[]);
     assert_eq!(code, Some(1));
-    let positions = whole["analysis"]["positions"].as_u64().unwrap();
-    let half = (positions / 2).to_string();
     let disk = dir.path().join("disk");
     let with_disk = ["--disk", disk.to_str().unwrap()];
-    let (code, stopped) = analyze(&[&with_disk[..], &["--max-positions", &half]].concat());
-    assert_eq!(code, Some(3));
-    assert_eq!(stopped["analysis"]["verdict"], "undecided");
+    let stopped = stopped_and_resumed(&analyze, &whole, &with_disk);
     assert!(
         stopped["analysis"]["proof"]["layers_finished"]
             .as_u64()
             .unwrap()
             > 0
-    );
-    let (code, resumed) = analyze(&with_disk);
-    assert_eq!(code, Some(1));
-    assert_eq!(resumed["analysis"]["verdict"], "unwinnable");
-    assert_eq!(resumed["analysis"]["positions"], positions);
-    assert_eq!(
-        resumed["analysis"]["dead_ends"],
-        whole["analysis"]["dead_ends"]
     );
     // The same with a launcher, the rounds of fewer than 200 records in
     // the driver: stopped half-way, resumed, and the same proof.
@@ -879,16 +882,6 @@ fn on_disk_proves_the_same(deal: &str) {
         "--disk-launcher",
         &launcher,
     ];
-    let (code, stopped) = analyze(&[&with_launcher[..], &["--max-positions", &half]].concat());
-    assert_eq!(code, Some(3));
-    assert_eq!(stopped["analysis"]["verdict"], "undecided");
-    let (code, resumed) = analyze(&with_launcher);
-    assert_eq!(code, Some(1));
-    assert_eq!(resumed["analysis"]["verdict"], "unwinnable");
-    assert_eq!(resumed["analysis"]["positions"], positions);
-    assert_eq!(
-        resumed["analysis"]["dead_ends"],
-        whole["analysis"]["dead_ends"]
-    );
+    stopped_and_resumed(&analyze, &whole, &with_launcher);
     assert!(std::fs::read_to_string(&log).is_ok_and(|text| !text.is_empty()));
 }
