@@ -425,6 +425,7 @@ mod tests {
                 max_moves: 1000,
                 lookahead: 5000,
                 check: 0,
+                deeper: 0,
                 seed: 1,
             },
         };

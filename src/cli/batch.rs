@@ -84,9 +84,10 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["summarize"])]
     hidden: bool,
     /// With --hidden: the blind player, `hop`, `lookahead` or `rollout` (as
-    /// `spider play --player`).
-    #[arg(long, value_name = "NAME", default_value_t = spider_analyzer::unknown::blind::Player::default(), requires = "hidden", value_parser = super::flags::player)]
-    hidden_player: spider_analyzer::unknown::blind::Player,
+    /// `spider play --player`; default: `lookahead` at 2 suits, `hop` at 1
+    /// and 4).
+    #[arg(long, value_name = "NAME", requires = "hidden", value_parser = super::flags::player)]
+    hidden_player: Option<spider_analyzer::unknown::blind::Player>,
     /// With --hidden: completions sampled at each decision (hop: the
     /// completions solved; rollout: the rollouts of each candidate line;
     /// lookahead: none).
@@ -106,6 +107,12 @@ pub struct Args {
     /// sampled completions solved after each (0: no check).
     #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_CHECK, requires = "hidden", value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
     hidden_check: usize,
+    /// With --hidden (lookahead, and hop's lookahead lines): draw N cards for what each of the
+    /// lookahead's best lines to a card turns up, and play the line that
+    /// leaves the best next line on average (0: the lookahead's value
+    /// alone).
+    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEEPER, requires = "hidden", value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
+    hidden_deeper: usize,
     /// With --hidden: seed of the samples (the same seed plays the same
     /// games).
     #[arg(long, value_name = "N", default_value_t = 1, requires = "hidden", value_parser = super::flags::whole(0, u64::MAX))]
@@ -123,7 +130,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = config(&args)?;
     if args.hidden {
         let settings = spider_analyzer::unknown::blind::HiddenSettings {
-            player: args.hidden_player,
+            player: args.hidden_player.unwrap_or(
+                spider_analyzer::unknown::blind::Player::default_for(config.suits),
+            ),
             samples: args.hidden_samples,
             limits: Limits {
                 max_positions: Some(args.hidden_max_positions),
@@ -134,6 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             max_moves: 1000,
             lookahead: args.hidden_lookahead,
             check: args.hidden_check,
+            deeper: args.hidden_deeper,
             seed: args.seed,
         };
         let (code, records) = super::hidden::run(

@@ -36,6 +36,11 @@ fn kept(settings: &HiddenSettings) -> BlindSettings {
         } else {
             0
         },
+        deeper: if settings.player != Player::Rollout {
+            settings.deeper
+        } else {
+            0
+        },
         seed: settings.seed,
     }
 }
@@ -70,7 +75,7 @@ pub fn run(
     for record in existing.into_iter().filter(|r| config.includes(r)) {
         match &record.blind {
             Some(blind) if blind.settings != mine => anyhow::bail!(
-                "{}: deal {} was played blind with other settings (player {}, {}, {} positions, lookahead {}, check {}, at most {}, seed {}): give the same flags, or another results file",
+                "{}: deal {} was played blind with other settings (player {}, {}, {} positions, lookahead {}, check {}, deeper {}, at most {}, seed {}): give the same flags, or another results file",
                 output.map_or(String::new(), |p| p.display().to_string()),
                 record.number,
                 blind.settings.player,
@@ -81,6 +86,7 @@ pub fn run(
                     .map_or("no limit on".into(), |m| m.to_string()),
                 blind.settings.lookahead,
                 blind.settings.check,
+                blind.settings.deeper,
                 spider_analyzer::text::count(blind.settings.max_moves as u64, "move"),
                 blind.settings.seed
             ),
@@ -188,6 +194,7 @@ pub fn run(
                 "max_moves": settings.max_moves,
                 "lookahead": settings.lookahead,
                 "check": kept(settings).check,
+                "deeper": kept(settings).deeper,
                 "seed": settings.seed,
             },
             "deals": n,
@@ -252,7 +259,7 @@ pub fn run(
         )?;
         writeln!(
             out,
-            "settings             player {}, {} per decision, {} positions per solve, {}, at most {}, seed {} (--seed {} plays the same games)",
+            "settings             player {}, {} per decision, {} positions per solve, {}{}, at most {}, seed {} (--seed {} plays the same games)",
             settings.player,
             count(settings.samples as u64, "sample"),
             settings
@@ -262,6 +269,10 @@ pub fn run(
             match kept(settings).check {
                 0 => "no check".to_string(),
                 n => format!("{} a check", count(n as u64, "sample")),
+            },
+            match kept(settings).deeper {
+                0 => String::new(),
+                n => format!(", {} drawn past each line", count(n as u64, "card")),
             },
             count(settings.max_moves as u64, "move"),
             settings.seed,

@@ -13,7 +13,7 @@ use spider_analyzer::deal::Place;
 use spider_analyzer::deal::check;
 use spider_analyzer::solve::{Analysis, Limits};
 use spider_analyzer::text::count as plural;
-use spider_analyzer::unknown::blind::{Choice, HiddenSettings};
+use spider_analyzer::unknown::blind::{Choice, HiddenSettings, Player};
 use spider_analyzer::unknown::hint::{self, Hint, Kind, Method, MoveShare};
 use spider_analyzer::unknown::view::View;
 use spider_analyzer::unknown::{Completion, Decided, completions, sample};
@@ -281,6 +281,7 @@ fn blind_choice(
 ) -> anyhow::Result<Option<Choice>> {
     let view = View::of(deal)?;
     let mut player = HiddenSettings {
+        player: Player::default_for(deal.suits),
         samples,
         limits: limits.clone(),
         max_moves: usize::MAX,
@@ -340,7 +341,7 @@ pub(crate) fn print_hint(
             } else if choice.win_estimate.is_some() {
                 "most of its sampled wins start with it"
             } else {
-                "by looking ahead: no move starts enough sampled wins (one at 1 and 2 suits, two at 4)"
+                "by looking ahead: the line to the best card to turn up (the default player at 2 suits; HOP's move at 1 and 4 suits when no move starts enough sampled wins, one at 1 suit, two at 4)"
             }
         )?;
     }

@@ -43,9 +43,10 @@ pub struct Args {
     /// completions solved with every card known, the lookahead's line when
     /// none is won), `lookahead` (the lookahead's line alone, no sample) or
     /// `rollout` (each candidate line played on against sampled cards, each
-    /// drawn only when it turns up); see docs/unknown-cards.md.
-    #[arg(long, value_name = "NAME", default_value_t = Player::default(), value_parser = super::flags::player)]
-    player: Player,
+    /// drawn only when it turns up); default: `lookahead` at 2 suits, `hop`
+    /// at 1 and 4 (see docs/unknown-cards.md).
+    #[arg(long, value_name = "NAME", value_parser = super::flags::player)]
+    player: Option<Player>,
     /// Completions sampled at each decision (hop: the completions solved;
     /// rollout: the rollouts of each candidate line; lookahead: none).
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100_000))]
@@ -64,6 +65,11 @@ pub struct Args {
     /// solved after each (0: no check).
     #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_CHECK, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
     check: usize,
+    /// (lookahead, and hop's lookahead lines) Draw N cards for what each of the lookahead's best lines
+    /// to a card turns up, and play the line that leaves the best next
+    /// line on average (0: the lookahead's value alone).
+    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEEPER, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
+    deeper: usize,
     /// Seed of the samples (the same seed plays the same game).
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -103,7 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let settings = HiddenSettings {
-        player: args.player,
+        player: args.player.unwrap_or(Player::default_for(deal.suits)),
         samples: args.samples as usize,
         limits: Limits {
             max_positions: Some(args.max_positions),
@@ -114,6 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         max_moves: args.max_moves,
         lookahead: args.lookahead,
         check: args.check,
+        deeper: args.deeper,
         seed: args.seed,
     };
     let pool = rayon::ThreadPoolBuilder::new()
@@ -129,7 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// `63 %` or `63 % (20–90 %)` for a share of a few samples.
-fn chance(estimate: Option<Interval>) -> String {
+fn chance(estimate: Option<Interval>, player: Player) -> String {
     match estimate {
         Some(i) => format!(
             "about {:.0} % ({:.0}–{:.0} %)",
@@ -137,7 +144,8 @@ fn chance(estimate: Option<Interval>) -> String {
             i.low * 100.0,
             i.high * 100.0
         ),
-        None => "not known (the lookahead's move: no move starts enough sampled wins, one at 1 and 2 suits, two at 4)".into(),
+        None if player == Player::Hop => "not known (the lookahead's move: no move starts enough sampled wins, one at 1 and 2 suits, two at 4)".into(),
+        None => format!("not known (the {player} player samples no completion to solve)"),
     }
 }
 
@@ -332,7 +340,29 @@ fn live(
         };
         played += 1;
         writeln!(out, "move {played}: {mv}  ({})", view.describe(mv))?;
-        writeln!(out, "  chance to win from here: {}", chance(win_estimate))?;
+        // A player that solves no sample gives no chance: the move's
+        // share of sampled completions won after it stands in (a stream
+        // of its own, so the moves are those of `--blind` and `batch`).
+        let win_estimate = match win_estimate {
+            None if settings.player == Player::Lookahead => {
+                let won = spider_analyzer::unknown::sample::won_share_after(
+                    &view.deal(),
+                    &view.unseen(),
+                    &[mv],
+                    settings.samples,
+                    settings.seed ^ (played as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                    &settings.limits,
+                    &cancel,
+                )?;
+                Interval::of(won, settings.samples)
+            }
+            known => known,
+        };
+        writeln!(
+            out,
+            "  chance to win from here: {}",
+            chance(win_estimate, settings.player)
+        )?;
         let turning = view.turns_up(mv)?;
         let mut turned: Vec<Card> = Vec::new();
         let mut asked = turning;

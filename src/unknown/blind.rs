@@ -67,7 +67,8 @@ use crate::game::Move;
 use crate::stats::Interval;
 
 pub use super::policy::{
-    Choice, DEFAULT_CHECK, DEFAULT_LOOKAHEAD, HiddenSettings, Player, Policy, PolicyStats,
+    Choice, DEFAULT_CHECK, DEFAULT_DEEPER, DEFAULT_LOOKAHEAD, HiddenSettings, Player, Policy,
+    PolicyStats,
 };
 
 use super::hint::kind;
@@ -87,6 +88,8 @@ pub const CHECK_ROWS: usize = 1;
 pub const CHECK_LINES: usize = 3;
 /// Mixed into the seed of the check's draws.
 const CHECK_SEED: u64 = 0x0c4e_c6ed_ca4d_5eed;
+/// Mixed into the seed of the draws past a lookahead line's card.
+const DEEPER_SEED: u64 = 0xdee9_e55e_ed00_0001;
 
 /// The plans at least that must start with a move for [`Hop`] to play it
 /// (step 2 of the module docs): two at 4 suits, one otherwise. At 4 suits
@@ -272,6 +275,9 @@ pub struct Hop {
     /// The check's own draws, so that a check that keeps the plans' move
     /// leaves the plans' samples as they would be without it.
     check_rng: SplitMix64,
+    /// The draws of the look past a lookahead line's card, a stream of its
+    /// own for the same reason.
+    deeper_rng: SplitMix64,
     /// Winning lines of sampled completions that agree with every move
     /// played since they were found.
     plans: Vec<Vec<Move>>,
@@ -296,6 +302,7 @@ impl Hop {
         Hop {
             rng: SplitMix64::new(settings.seed),
             check_rng: SplitMix64::new(settings.seed ^ CHECK_SEED),
+            deeper_rng: SplitMix64::new(settings.seed ^ DEEPER_SEED),
             settings,
             plans: Vec::new(),
             drawn: 0,
@@ -432,9 +439,22 @@ impl Policy for Hop {
         if self.plans.is_empty() && self.settings.lookahead > 0 {
             // The position as seen, every hidden card XX: the lookahead
             // reads nothing else.
-            let seen_deal = view.deal();
-            if let Some(line) =
-                super::lookahead::best_line(&seen_deal, self.settings.lookahead, &self.seen)?
+            let line = match self.settings.deeper {
+                0 => {
+                    super::lookahead::best_line(&view.deal(), self.settings.lookahead, &self.seen)?
+                }
+                samples => super::deeper::best_line(
+                    view,
+                    self.settings.lookahead,
+                    &self.seen,
+                    super::deeper::Deeper {
+                        samples,
+                        ..super::deeper::Deeper::DEFAULT
+                    },
+                    &mut self.deeper_rng,
+                )?,
+            };
+            if let Some(line) = line
                 && !line.moves.is_empty()
             {
                 self.stats.unplanned_moves += line.moves.len();
@@ -542,10 +562,12 @@ impl Policy for Hop {
 
 /// The player that plays the lookahead's line and nothing else: the
 /// moves that turn up nothing toward the best card to turn up
-/// ([`super::lookahead::best_line`] within `lookahead` positions), no
-/// sample, no solve until every card has been seen; then the solver's
-/// winning line, when it finds one within the limits. [`Hop`] falls back
-/// on the same line when no sample is won; the studies compare the two.
+/// ([`super::lookahead::best_line`] within `lookahead` positions; with
+/// `deeper` cards drawn, the line among the best few whose card leaves the
+/// best next line, [`super::deeper::best_line`]), no completion solved
+/// until every card has been seen; then the solver's winning line, when it
+/// finds one within the limits. [`Hop`] falls back on the same line when
+/// no sample is won; the studies compare the two.
 #[derive(Clone, Debug)]
 pub struct Lookahead {
     settings: HiddenSettings,
@@ -554,11 +576,15 @@ pub struct Lookahead {
     /// Positions reached in this game (keys of the views).
     seen: HashSet<u128>,
     stats: PolicyStats,
+    /// The draws past a line's card. The player has no check, so they take
+    /// the check's stream.
+    rng: SplitMix64,
 }
 
 impl Lookahead {
     pub fn new(settings: HiddenSettings) -> Lookahead {
         Lookahead {
+            rng: SplitMix64::new(settings.seed ^ CHECK_SEED),
             settings,
             plan: Vec::new(),
             seen: HashSet::new(),
@@ -582,11 +608,23 @@ impl Policy for Lookahead {
             }
         }
         if self.plan.is_empty() {
-            let line = super::lookahead::best_line(
-                &view.deal(),
-                self.settings.lookahead.max(1),
-                &self.seen,
-            )?;
+            let line = match self.settings.deeper {
+                0 => super::lookahead::best_line(
+                    &view.deal(),
+                    self.settings.lookahead.max(1),
+                    &self.seen,
+                )?,
+                samples => super::deeper::best_line(
+                    view,
+                    self.settings.lookahead.max(1),
+                    &self.seen,
+                    super::deeper::Deeper {
+                        samples,
+                        ..super::deeper::Deeper::DEFAULT
+                    },
+                    &mut self.rng,
+                )?,
+            };
             match line {
                 Some(line) if !line.moves.is_empty() => {
                     self.stats.unplanned_moves += line.moves.len();

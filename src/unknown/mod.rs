@@ -19,6 +19,7 @@
 pub mod blind;
 pub mod completions;
 mod decided;
+pub mod deeper;
 pub mod hint;
 pub mod lookahead;
 pub mod policy;

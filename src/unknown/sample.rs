@@ -126,6 +126,29 @@ pub fn won_after(
     Ok(analyze_unshortened(&now, limits, cancel)?.verdict == Verdict::Winnable)
 }
 
+/// In how many of `size` completions of `deal` drawn uniformly (seeded
+/// with `seed`) a win is found after `line` ([`won_after`], each under
+/// `limits`, in parallel on the current rayon pool): the chance `spider
+/// play` gives for a move of a player that solves no sample. Like HOP's,
+/// it is optimistic (each completion is solved with its cards known) and
+/// a completion left undecided counts as not won.
+pub fn won_share_after(
+    deal: &Deal,
+    candidates: &[Card],
+    line: &[Move],
+    size: usize,
+    seed: u64,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<usize, SolveError> {
+    let fills = draw_sample(candidates, size, seed);
+    let won = fills
+        .par_iter()
+        .map(|fill| won_after(deal, fill, line, limits, cancel))
+        .collect::<Result<Vec<bool>, SolveError>>()?;
+    Ok(won.into_iter().filter(|&w| w).count())
+}
+
 /// Decides `size` completions of `deal` drawn uniformly (seeded with
 /// `seed`), in parallel on the current rayon pool, each under `limits`
 /// (its winning line is not shortened: only its first moves matter here).

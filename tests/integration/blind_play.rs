@@ -30,6 +30,8 @@ fn settings(seed: u64) -> HiddenSettings {
         max_moves: 150,
         lookahead: 2_000,
         check: spider_analyzer::unknown::blind::DEFAULT_CHECK,
+        // The look past a line's card on: the no-peeking tests cover it too.
+        deeper: 4,
         seed,
     }
 }
@@ -653,4 +655,68 @@ removed: [S, S, S, S, S]
     );
     assert!(text.contains("the game is won"), "{text}");
     assert_eq!(output.status.code(), Some(0), "{text}");
+}
+
+/// With no player named, `batch --hidden` plays the lookahead player at 2
+/// suits and HOP at 1 and 4 (`Player::default_for`), and the results file
+/// keeps which; naming one overrides it.
+#[test]
+fn the_default_blind_player_depends_on_the_suits() {
+    let dir = tempfile::tempdir().unwrap();
+    for (suits, named, expected) in [
+        ("1", None, "hop"),
+        ("2", None, "lookahead"),
+        ("4", None, "hop"),
+        ("2", Some("hop"), "hop"),
+    ] {
+        let out = dir.path().join(format!("{suits}-{named:?}.jsonl"));
+        let mut command = spider();
+        command
+            .args(["batch", "--hidden", "--number", "1..1", "--suits", suits])
+            .args(["--hidden-samples", "1", "--hidden-max-positions", "2000"])
+            .args(["--hidden-lookahead", "500", "--max-positions", "2000"])
+            .args(["-j", "1", "-o"])
+            .arg(&out);
+        if let Some(name) = named {
+            command.args(["--hidden-player", name]);
+        }
+        let run = command.output().unwrap();
+        assert_eq!(run.status.code(), Some(0), "{run:?}");
+        let stdout = String::from_utf8(run.stdout).unwrap();
+        assert!(
+            stdout.contains(&format!("player {expected},")),
+            "{suits} suits, {named:?}: {stdout}"
+        );
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            text.contains(&format!("\"player\":\"{expected}\"")),
+            "{suits} suits, {named:?}: {text}"
+        );
+    }
+}
+
+/// At 2 suits the live game's player is the lookahead player, which solves
+/// no sample: the chance it prints is the move's share of sampled
+/// completions won after it, never "not known".
+#[test]
+fn play_live_at_two_suits_gives_the_lookahead_players_move_a_chance() {
+    let dir = tempfile::tempdir().unwrap();
+    let deal = numbered::deal(5, SuitCount::Two, Rules::Standard);
+    let seen = View::of(&deal).unwrap().deal();
+    let path = write_yaml(&dir, "two.yaml", &seen);
+    let run = spider()
+        .arg("play")
+        .arg(&path)
+        .args(["--samples", "2", "--max-positions", "20000", "-j", "1"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(3), "{run:?}");
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    assert!(stdout.contains("move 1: "), "{stdout}");
+    assert!(
+        stdout.contains("chance to win from here: about "),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("not known"), "{stdout}");
 }

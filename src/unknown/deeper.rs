@@ -1,0 +1,214 @@
+//! A look past the card a line turns up: of the lookahead's best lines to
+//! a card ([`super::lookahead::lines`]), the one whose card leaves the best
+//! next line on average over the cards it may be.
+//!
+//! The lookahead values the card a line turns up by a rule of thumb
+//! ([`super::lookahead::reveal_bonus`]: the chance it can move at once).
+//! This looks instead: for each of the best `lines` lines it draws
+//! `samples` cards for what the line turns up, uniformly from the cards not
+//! seen (the same draws for every line, so that the lines differ by where
+//! they lead, not by luck), plays the line with each, and values what the
+//! player could do next by the lookahead again: the best line from there
+//! (to the next card or to a better position that turns up nothing). The
+//! line with the best mean is played. A player could do the same at the
+//! table: imagine each card the move may turn up and what it would then
+//! play. A drawn card is never read as the real one: the draws come from
+//! the cards not seen, and the real card is learnt only when the line is
+//! played (sparse sampling, Kearns, Mansour and Ng 2002; the per-reveal
+//! sampling of Bjarnason, Fern and Tadepalli 2009).
+
+use std::collections::HashSet;
+
+use crate::cards::Card;
+use crate::deal::ShapeError;
+use crate::deal::numbered::SplitMix64;
+use crate::game::Move;
+
+use super::lookahead::{Line, lines, value};
+use super::sample::draw;
+use super::view::{View, ViewError};
+
+/// How far past the card [`best_line`] looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deeper {
+    /// The best lines to a card weighed.
+    pub lines: usize,
+    /// Cards drawn for what each line turns up.
+    pub samples: usize,
+    /// Positions of the lookahead from each drawn card.
+    pub positions: usize,
+}
+
+impl Deeper {
+    /// The look of `--hidden-deeper 4`: the best 3 lines, 4 cards drawn
+    /// for each, 10,000 positions from each card (docs/unknown-cards.md).
+    pub const DEFAULT: Deeper = Deeper {
+        lines: 3,
+        samples: 4,
+        positions: 10_000,
+    };
+}
+
+/// The line to play from `view`: the lookahead's best line within
+/// `max_positions`, or, when it ends by turning up a card and another line
+/// to a card is among the best [`Deeper::lines`], the one whose drawn
+/// cards leave the best next line on average (see the module docs).
+/// `None` when no line leads anywhere better.
+pub fn best_line(
+    view: &View,
+    max_positions: usize,
+    avoid: &HashSet<u128>,
+    deeper: Deeper,
+    rng: &mut SplitMix64,
+) -> Result<Option<Line>, ShapeError> {
+    let found = lines(&view.deal(), max_positions, avoid)?;
+    let mut candidates: Vec<Line> = found.leaves.into_iter().take(deeper.lines).collect();
+    // A deal is the lookahead's call alone: the value has no term for the
+    // stock rows left, so a look past a deal sees ten more cards face up
+    // and cannot weigh the row it spent (measured: lines to a deal weighed
+    // with the others left 6.3 ± 2.2 more cards face down at 4 suits).
+    if candidates
+        .first()
+        .is_some_and(|l| l.moves.last() == Some(&Move::Deal))
+    {
+        candidates.truncate(1);
+    } else {
+        candidates.retain(|l| l.moves.last() != Some(&Move::Deal));
+    }
+    if candidates.len() < 2 || deeper.samples == 0 || candidates[0].value >= WON {
+        return Ok(candidates.into_iter().next().or(found.inner));
+    }
+    let unseen = view.unseen();
+    let draws: Vec<Vec<Card>> = (0..deeper.samples).map(|_| draw(&unseen, rng)).collect();
+    let mut best: Option<(i64, usize)> = None;
+    for (index, line) in candidates.iter().enumerate() {
+        let mut total = 0i64;
+        for cards in &draws {
+            total += next_value(view, &line.moves, cards, deeper.positions, avoid)? as i64;
+        }
+        if best.is_none_or(|(b, _)| total > b) {
+            best = Some((total, index));
+        }
+    }
+    let (_, index) = best.expect("two lines");
+    Ok(candidates.into_iter().nth(index))
+}
+
+/// A value no position reaches but a win: every run removed.
+const WON: i32 = 8 * 400;
+
+/// What the player could reach after playing `line` from `view` with
+/// `cards` turning up (its first cards, as many as the line turns up): the
+/// value of the lookahead's best line from there, or of the position
+/// itself when no line leads anywhere better.
+fn next_value(
+    view: &View,
+    line: &[Move],
+    cards: &[Card],
+    positions: usize,
+    avoid: &HashSet<u128>,
+) -> Result<i32, ShapeError> {
+    let shape = |e: ViewError| ShapeError(e.to_string());
+    let (last, prefix) = line.split_last().expect("a line to a card has a move");
+    let mut at = view.clone();
+    for &mv in prefix {
+        at = at.after(mv, &[]).map_err(shape)?;
+    }
+    let mut needed = at.turns_up(*last).map_err(|e| shape(e.into()))?;
+    let next = loop {
+        match at.after(*last, &cards[..needed.min(cards.len())]) {
+            Ok(next) => break next,
+            Err(ViewError::NotEnough { needed: more, .. }) if more > needed => needed = more,
+            Err(e) => return Err(shape(e)),
+        }
+    };
+    if next.is_won() {
+        return Ok(WON);
+    }
+    let found = lines(&next.deal(), positions, avoid)?;
+    let here = value(next.position());
+    Ok(found
+        .leaves
+        .first()
+        .or(found.inner.as_ref())
+        .map_or(here, |l| l.value.max(here)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::SuitCount;
+    use crate::deal::{Rules, numbered};
+
+    /// Views of own deals at the start and after a few of the lookahead's
+    /// lines played with the real cards turning up.
+    fn views(suits: SuitCount) -> Vec<View> {
+        let mut out = Vec::new();
+        for number in 1..=6 {
+            let deal = numbered::deal(number, suits, Rules::Standard);
+            let mut referee = crate::unknown::referee::Referee::new(&deal).unwrap();
+            for _ in 0..4 {
+                out.push(referee.view().clone());
+                let Some(line) = crate::unknown::lookahead::best_line(
+                    &referee.view().deal(),
+                    2_000,
+                    &HashSet::new(),
+                )
+                .unwrap() else {
+                    break;
+                };
+                for mv in line.moves {
+                    referee.play(mv).unwrap();
+                }
+            }
+        }
+        out
+    }
+
+    /// With no card drawn, or one line to weigh, it is the lookahead's
+    /// line; with draws, it is one of the lookahead's best lines, and a
+    /// deal only when the lookahead puts the deal first.
+    #[test]
+    fn it_plays_one_of_the_lookaheads_best_lines_and_deals_only_when_the_lookahead_would() {
+        let avoid = HashSet::new();
+        let mut differed = 0;
+        for suits in [SuitCount::Two, SuitCount::Four] {
+            for view in views(suits) {
+                let plain = lines(&view.deal(), 2_000, &avoid).unwrap();
+                let mut rng = SplitMix64::new(7);
+                let none = Deeper {
+                    samples: 0,
+                    ..Deeper::DEFAULT
+                };
+                let first = plain.leaves.first().or(plain.inner.as_ref()).cloned();
+                assert_eq!(
+                    best_line(&view, 2_000, &avoid, none, &mut rng).unwrap(),
+                    first
+                );
+                let deeper = Deeper {
+                    samples: 3,
+                    positions: 1_000,
+                    ..Deeper::DEFAULT
+                };
+                let chosen = best_line(&view, 2_000, &avoid, deeper, &mut rng).unwrap();
+                let Some(chosen) = chosen else {
+                    assert!(first.is_none());
+                    continue;
+                };
+                let top: Vec<&Line> = plain.leaves.iter().take(deeper.lines).collect();
+                if top.is_empty() {
+                    assert_eq!(Some(chosen), first);
+                    continue;
+                }
+                assert!(top.contains(&&chosen), "{view}");
+                let deals = |l: &Line| l.moves.last() == Some(&Move::Deal);
+                assert_eq!(deals(&chosen), deals(top[0]), "{view}");
+                if chosen != *top[0] {
+                    differed += 1;
+                }
+            }
+        }
+        // The look past the card changes some choices, or it is no look.
+        assert!(differed > 0);
+    }
+}
