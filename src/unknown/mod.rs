@@ -14,7 +14,9 @@
 //! - [`blind`]: the player by hindsight optimisation, the lookahead alone,
 //!   and the game between player and referee;
 //! - [`rollout`]: the player that draws a hidden card only when it turns
-//!   up (policy rollouts over the reveals).
+//!   up (policy rollouts over the reveals);
+//! - [`lookahead`]: the search of the moves that turn up nothing, and
+//!   [`deeper`]: a look past the card a line turns up, by drawn cards.
 
 pub mod blind;
 pub mod completions;
