@@ -65,9 +65,10 @@ pub struct Args {
     /// solved after each (0: no check).
     #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_CHECK, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
     check: usize,
-    /// (lookahead, and hop's lookahead lines) Draw N cards for what each of the lookahead's best lines
-    /// to a card turns up, and play the line that leaves the best next
-    /// line on average (0: the lookahead's value alone).
+    /// (lookahead, and hop's lookahead lines) Draw N cards for what each
+    /// of the lookahead's best lines to a card turns up, and play the line
+    /// that leaves the best next line on average (0: the lookahead's value
+    /// alone).
     #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEEPER, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
     deeper: usize,
     /// Seed of the samples (the same seed plays the same game).

@@ -71,6 +71,7 @@ pub use super::policy::{
     PolicyStats,
 };
 
+use super::deeper::Deeper;
 use super::hint::kind;
 use super::referee::Referee;
 use super::sample::{draw, won_after};
@@ -439,21 +440,13 @@ impl Policy for Hop {
         if self.plans.is_empty() && self.settings.lookahead > 0 {
             // The position as seen, every hidden card XX: the lookahead
             // reads nothing else.
-            let line = match self.settings.deeper {
-                0 => {
-                    super::lookahead::best_line(&view.deal(), self.settings.lookahead, &self.seen)?
-                }
-                samples => super::deeper::best_line(
-                    view,
-                    self.settings.lookahead,
-                    &self.seen,
-                    super::deeper::Deeper {
-                        samples,
-                        ..super::deeper::Deeper::DEFAULT
-                    },
-                    &mut self.deeper_rng,
-                )?,
-            };
+            let line = super::deeper::best_line(
+                view,
+                self.settings.lookahead,
+                &self.seen,
+                Deeper::drawing(self.settings.deeper),
+                &mut self.deeper_rng,
+            )?;
             if let Some(line) = line
                 && !line.moves.is_empty()
             {
@@ -608,23 +601,13 @@ impl Policy for Lookahead {
             }
         }
         if self.plan.is_empty() {
-            let line = match self.settings.deeper {
-                0 => super::lookahead::best_line(
-                    &view.deal(),
-                    self.settings.lookahead.max(1),
-                    &self.seen,
-                )?,
-                samples => super::deeper::best_line(
-                    view,
-                    self.settings.lookahead.max(1),
-                    &self.seen,
-                    super::deeper::Deeper {
-                        samples,
-                        ..super::deeper::Deeper::DEFAULT
-                    },
-                    &mut self.rng,
-                )?,
-            };
+            let line = super::deeper::best_line(
+                view,
+                self.settings.lookahead.max(1),
+                &self.seen,
+                Deeper::drawing(self.settings.deeper),
+                &mut self.rng,
+            )?;
             match line {
                 Some(line) if !line.moves.is_empty() => {
                     self.stats.unplanned_moves += line.moves.len();

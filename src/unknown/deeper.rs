@@ -47,10 +47,20 @@ impl Deeper {
         samples: 4,
         positions: 10_000,
     };
+
+    /// The look of `--hidden-deeper samples` (0: none, the lookahead's
+    /// line as it is).
+    pub fn drawing(samples: usize) -> Deeper {
+        Deeper {
+            samples,
+            ..Deeper::DEFAULT
+        }
+    }
 }
 
 /// The line to play from `view`: the lookahead's best line within
-/// `max_positions`, or, when it ends by turning up a card and another line
+/// `max_positions` ([`super::lookahead::best_line`], which it is when no
+/// card is drawn), or, when it ends by turning up a card and another line
 /// to a card is among the best [`Deeper::lines`], the one whose drawn
 /// cards leave the best next line on average (see the module docs).
 /// `None` when no line leads anywhere better.
@@ -176,10 +186,7 @@ mod tests {
             for view in views(suits) {
                 let plain = lines(&view.deal(), 2_000, &avoid).unwrap();
                 let mut rng = SplitMix64::new(7);
-                let none = Deeper {
-                    samples: 0,
-                    ..Deeper::DEFAULT
-                };
+                let none = Deeper::drawing(0);
                 let first = plain.leaves.first().or(plain.inner.as_ref()).cloned();
                 assert_eq!(
                     best_line(&view, 2_000, &avoid, none, &mut rng).unwrap(),
