@@ -118,7 +118,9 @@ pub struct Args {
     no_make_way: bool,
     /// Let the room test learn conflicts: the relaxed states it proves
     /// lost are kept and trusted by its later tests of the same search
-    /// (faster on some proofs, slower on others; see docs/proofs.md).
+    /// (faster on some proofs, slower on others; see docs/proofs.md). Not
+    /// in a proof saved with --checkpoint or kept on --disk: a resumed
+    /// search would start with nothing learned.
     #[arg(long)]
     learn: bool,
     /// In the dead-end test, also play a relaxed game in which a stock card

@@ -377,13 +377,17 @@ impl<'a> Search<'a> {
     fn exhaustive(&mut self) -> Outcome {
         let mut reductions = self.limits.reductions;
         reductions.room = reductions.room.for_pass(self.pass_cap);
-        // A search resumed from a checkpoint would start with nothing
-        // learned, and could then examine other positions than the search
-        // that was not stopped: no learned conflicts where it checkpoints.
-        reductions.learn &= self.limits.checkpoint.is_none();
         // The pass on disk splits its layers (a smaller seen set in
         // memory); the same positions are examined either way.
         let on_disk = self.limits.disk.is_some() && self.pass_cap.is_none();
+        // A search resumed from a checkpoint or from disk would start with
+        // nothing learned, and could then examine other positions than the
+        // search that was not stopped: no learned conflicts where it saves
+        // (the rounds on disk may also run as other processes). Where it
+        // was tried on disk, in one process with what a round learned made
+        // visible to the next, `r1-g5010`'s rounds took 1.6 times as long
+        // (docs/proofs.md, Learned conflicts).
+        reductions.learn &= self.limits.checkpoint.is_none() && !on_disk;
         let problem =
             ExhaustiveProblem::with_reductions(self.game, reductions).split_layers(on_disk);
         let time = self

@@ -884,4 +884,12 @@ fn on_disk_proves_the_same(deal: &str) {
     ];
     stopped_and_resumed(&analyze, &whole, &with_launcher);
     assert!(std::fs::read_to_string(&log).is_ok_and(|text| !text.is_empty()));
+    // `--learn` does not learn on disk (a resumed search would start with
+    // nothing learned): stopped and resumed, the proof without it.
+    let disk = dir.path().join("learn");
+    stopped_and_resumed(
+        &analyze,
+        &whole,
+        &["--disk", disk.to_str().unwrap(), "--learn"],
+    );
 }
