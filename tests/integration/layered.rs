@@ -869,9 +869,12 @@ fn on_disk_proves_the_same(deal: &str) {
     // the driver: stopped half-way, resumed, and the same proof.
     let disk = dir.path().join("launched");
     let log = dir.path().join("launched.log");
+    // Written as `sbatch --wrap "{command}"` would run it: the command
+    // inside double quotes, and the launcher printing to its standard
+    // output, which must not reach the search's JSON.
     let launcher = format!(
-        "echo >> {log}; for p in $(echo {{tasks}} | tr , ' '); do \
-         SPIDER_DISK_PART=$p {{command}} & done; wait",
+        "echo >> {log}; echo Submitted batch job 1; for p in $(echo {{tasks}} | tr , ' '); do \
+         SPIDER_DISK_PART=$p sh -c \"{{command}}\" & done; wait",
         log = log.display()
     );
     let with_launcher = [

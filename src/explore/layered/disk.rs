@@ -1925,7 +1925,16 @@ fn launch(
         serde_json::to_writer(&mut *out, round)?;
         Ok(())
     })?;
-    let command = own_command();
+    // `{command}` runs a script holding this process's command line, so
+    // that it has no quotes of its own to clash with the launcher's (as in
+    // `sbatch --wrap "{command}"`, where the command line, launcher
+    // included, would sit inside double quotes).
+    let task_script = dir.join("task.sh");
+    write_file_atomically(&task_script, |out| {
+        writeln!(out, "exec {}", own_command())?;
+        Ok(())
+    })?;
+    let command = format!("sh {}", shell_quote(&task_script.to_string_lossy()));
     let mut results: Vec<Option<TaskOut>> = vec![None; PARTS];
     for _attempt in 0..4 {
         let missing: Vec<String> = (0..PARTS)
@@ -1940,11 +1949,14 @@ fn launch(
             .replace("{command}", &command);
         // A launcher that fails leaves results missing: they are launched
         // again below.
+        // What the launcher prints (`sbatch`: "Submitted batch job N")
+        // goes to standard error: standard output is the search's report.
         let _ = Command::new("sh")
             .arg("-c")
             .arg(&script)
             .env(ROUND_ENV, &round_path)
             .env_remove(PART_ENV)
+            .stdout(std::io::stderr())
             .status();
         for (part, result) in results.iter_mut().enumerate() {
             if result.is_some() {
