@@ -888,11 +888,16 @@ fn on_disk_proves_the_same(deal: &str) {
     stopped_and_resumed(&analyze, &whole, &with_launcher);
     assert!(std::fs::read_to_string(&log).is_ok_and(|text| !text.is_empty()));
     // `--learn` does not learn on disk (a resumed search would start with
-    // nothing learned): stopped and resumed, the proof without it.
+    // nothing learned): the proof's recorded settings say so, and stopped
+    // and resumed it is the proof without it.
     let disk = dir.path().join("learn");
     stopped_and_resumed(
         &analyze,
         &whole,
         &["--disk", disk.to_str().unwrap(), "--learn"],
     );
+    let manifest = std::fs::read_to_string(disk.join("disk-manifest.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    let id = manifest["id"].as_str().unwrap();
+    assert!(id.contains("learn: false"), "{id}");
 }

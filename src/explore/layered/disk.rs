@@ -1948,8 +1948,7 @@ fn launch(
             .replace("{tasks}", &missing.join(","))
             .replace("{command}", &command);
         // A launcher that fails leaves results missing: they are launched
-        // again below.
-        // What the launcher prints (`sbatch`: "Submitted batch job N")
+        // again below. What it prints (`sbatch`: "Submitted batch job N")
         // goes to standard error: standard output is the search's report.
         let _ = Command::new("sh")
             .arg("-c")
