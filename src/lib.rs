@@ -13,11 +13,13 @@
 //!   winning lines, proofs of a loss.
 //! - [`unknown`]: unknown (`XX`) cards: completions, samples, the hint and
 //!   the blind player, with the solver as their tool.
+//! - [`clock`]: the CPU time a thread has used (a blind game's cost).
 //! - [`puzzles`]: N-queens and a self-referential quiz, small problems that
 //!   validate the engine.
 
 pub mod batch;
 pub mod cards;
+pub mod clock;
 pub mod deal;
 pub mod explore;
 pub mod game;

@@ -29,7 +29,7 @@ pub use results::{
 };
 pub use run::{BatchConfig, decide, run};
 pub use shard::{DealRange, Shard, Source, numbered_deal};
-pub use summary::{Share, StopCounts, Summary};
+pub use summary::{Share, StopCounts, Summary, cpu_per_game};
 
 /// What can go wrong in a batch: bad ranges or shards, files that cannot be
 /// read or written.

@@ -96,8 +96,13 @@ pub struct BlindRecord {
     pub unplanned_moves: usize,
     pub runs_removed: usize,
     pub face_down_left: usize,
-    /// Seconds the game took (one thread at a time: about its CPU time).
+    /// Wall seconds the game took.
     pub seconds: f64,
+    /// CPU seconds the game took, read from the clock of the thread that
+    /// played it; absent in files written before it was kept (their
+    /// `seconds` were wall seconds of one thread, an upper bound of it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_seconds: Option<f64>,
     /// How the game ended (`won`, `no move left`, `no progress`, ...).
     pub ended: String,
     pub settings: BlindSettings,

@@ -90,9 +90,13 @@ pub struct BlindSummary {
     pub won: Option<Share>,
     /// Winnable with the cards known, of the same deals.
     pub winnable_known: Option<Share>,
-    /// Seconds a game took played blind, on average (one thread: about
-    /// its CPU time).
+    /// Wall seconds a game took played blind, on average.
     pub seconds_per_game: f64,
+    /// CPU seconds a game took played blind, on average over the games
+    /// that kept it (files written before 2026-11-28 did not), and how
+    /// many those are.
+    pub cpu_seconds_per_game: Option<f64>,
+    pub games_with_cpu: u64,
     /// The players and their settings, as `player, N samples, seed S`
     /// (more than one when files of several studies were merged).
     pub settings: Vec<String>,
@@ -179,6 +183,11 @@ impl Summary {
                 won: Share::new(won, games),
                 winnable_known: Share::new(known, games),
                 seconds_per_game: blind.iter().map(|(_, b)| b.seconds).sum::<f64>() / games as f64,
+                cpu_seconds_per_game: cpu_per_game(blind.iter().map(|(_, b)| *b)),
+                games_with_cpu: blind
+                    .iter()
+                    .filter(|(_, b)| b.cpu_seconds.is_some())
+                    .count() as u64,
                 settings,
             }
         });
@@ -207,6 +216,12 @@ impl Summary {
 
 fn percent(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
+}
+
+/// The mean CPU seconds of the games that kept them, `None` when none did.
+pub fn cpu_per_game<'a>(games: impl Iterator<Item = &'a crate::batch::BlindRecord>) -> Option<f64> {
+    let cpu: Vec<f64> = games.filter_map(|b| b.cpu_seconds).collect();
+    (!cpu.is_empty()).then(|| cpu.iter().sum::<f64>() / cpu.len() as f64)
 }
 
 fn duration(seconds: f64) -> String {
@@ -346,6 +361,18 @@ impl fmt::Display for Summary {
                 duration(blind.seconds_per_game),
                 blind.settings.join("; ")
             )?;
+            if let Some(cpu) = blind.cpu_seconds_per_game {
+                writeln!(
+                    f,
+                    "blind game CPU       {} on average{}",
+                    duration(cpu),
+                    if blind.games_with_cpu < blind.games {
+                        format!(" (over the {} games that kept it)", blind.games_with_cpu)
+                    } else {
+                        String::new()
+                    }
+                )?;
+            }
         }
         Ok(())
     }
@@ -410,6 +437,7 @@ mod tests {
     #[test]
     fn blind_games_are_summarized_beside_the_known_cards() {
         let blind = |won: bool, seconds: f64| crate::batch::BlindRecord {
+            cpu_seconds: (seconds < 7.0).then_some(seconds / 2.0),
             won,
             moves: 100,
             decisions: 10,
@@ -448,6 +476,9 @@ mod tests {
         assert_eq!(blind.won.map(|s| (s.count, s.of)), Some((2, 4)));
         assert_eq!(blind.winnable_known.map(|s| (s.count, s.of)), Some((3, 4)));
         assert!(close(blind.seconds_per_game, 5.0));
+        // CPU kept by three games of four (2, 4 and 6 wall s: 1, 2 and 3 CPU s).
+        assert_eq!(blind.games_with_cpu, 3);
+        assert!(close(blind.cpu_seconds_per_game.unwrap(), 2.0));
         assert_eq!(
             blind.settings,
             vec!["rollout, 3 samples, seed 1".to_string()]
@@ -460,6 +491,12 @@ mod tests {
         assert!(text.contains("winnable (known)     75.0% (3/4;"), "{text}");
         assert!(
             text.contains("blind game           5.000 s on average (rollout, 3 samples, seed 1)"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "blind game CPU       2.000 s on average (over the 3 games that kept it)"
+            ),
             "{text}"
         );
         assert!(Summary::of(&records[..0], None).blind.is_none());

@@ -146,6 +146,7 @@ pub fn run(
                 runs_removed: hidden.runs_removed,
                 face_down_left: hidden.face_down_left,
                 seconds: hidden.seconds,
+                cpu_seconds: hidden.cpu_seconds,
                 ended: hidden.ended.to_string(),
                 settings: kept(settings),
             });
@@ -179,6 +180,12 @@ pub fn run(
         .filter(|p| p.verdict == Verdict::Undecided)
         .count();
     let hidden_seconds: f64 = played.iter().map(|p| blind(p).seconds).sum();
+    let blind_records: Vec<BlindRecord> = played.iter().map(blind).collect();
+    let cpu_per_game = spider_analyzer::batch::cpu_per_game(blind_records.iter());
+    let with_cpu = blind_records
+        .iter()
+        .filter(|b| b.cpu_seconds.is_some())
+        .count();
     let known_seconds: f64 = played.iter().map(|p| p.seconds).sum();
     let mut out = std::io::stdout().lock();
     if json {
@@ -206,6 +213,8 @@ pub fn run(
             "blind_seconds": hidden_seconds,
             "known_seconds": known_seconds,
             "blind_seconds_per_game": if n > 0 { hidden_seconds / n as f64 } else { 0.0 },
+            "blind_cpu_seconds_per_game": cpu_per_game,
+            "games_with_cpu": with_cpu,
             "played_this_run": played_now_count,
             "wall_seconds": wall,
             "games": played,
@@ -249,7 +258,13 @@ pub fn run(
         )?;
         writeln!(
             out,
-            "CPU per game         {:.1} s played blind (each game runs on one thread at a time, so its seconds are about its CPU time); {} played this run",
+            "CPU per game         {} (wall {:.1} s a game); {} played this run",
+            match cpu_per_game {
+                Some(cpu) if with_cpu == n => format!("{cpu:.1} s played blind"),
+                Some(cpu) =>
+                    format!("{cpu:.1} s played blind, over the {with_cpu} games that kept it"),
+                None => "not kept (games played before it was)".to_string(),
+            },
             if n > 0 {
                 hidden_seconds / n as f64
             } else {

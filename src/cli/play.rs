@@ -224,6 +224,7 @@ fn blind(
             "runs_removed": game.runs_removed,
             "face_down_left": game.face_down_left,
             "seconds": game.seconds,
+            "cpu_seconds": game.cpu_seconds,
             "log": game.log,
         });
         serde_json::to_writer_pretty(&mut out, &report)?;

@@ -188,12 +188,15 @@ pub fn page(title: &str, records: &[Record], summary: &Summary) -> String {
         format!(
             "<p class=\"blind\" data-won=\"{}\" data-games=\"{}\">Played blind (seeing only the face-up cards): \
              <strong>{}</strong> won; with every card known, {} winnable. \
-             {:.1} s a game (one thread); {}.</p>\n",
+             {:.1} s a game (one thread){}; {}.</p>\n",
             blind.won.map_or(0, |s| s.count),
             blind.games,
             share(blind.won),
             share(blind.winnable_known),
             blind.seconds_per_game,
+            blind
+                .cpu_seconds_per_game
+                .map_or(String::new(), |cpu| format!(", {cpu:.1} s of CPU")),
             escape(&blind.settings.join("; "))
         )
     });

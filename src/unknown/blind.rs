@@ -166,7 +166,13 @@ pub struct BlindGame {
     pub runs_removed: usize,
     /// Face-down cards left at the end.
     pub face_down_left: usize,
+    /// Wall seconds the game took.
     pub seconds: f64,
+    /// CPU seconds the game took on the thread that played it
+    /// ([`crate::clock::thread_cpu_seconds`]; `None` where that clock cannot
+    /// be read). With a pool of one thread (`-j 1`) that is all of it; with
+    /// more, the player's parallel solves may run in part on other threads.
+    pub cpu_seconds: Option<f64>,
     /// `won`, `no move left`, `no progress` (200 moves in a row without a
     /// plan), `move limit` or `cancelled`.
     pub ended: &'static str,
@@ -186,6 +192,7 @@ pub fn play_blind(
     on_move: &mut dyn FnMut(&PlayedMove),
 ) -> Result<BlindGame, SolveError> {
     let start = Instant::now();
+    let cpu_start = crate::clock::thread_cpu_seconds();
     let mut log = Vec::new();
     let ended = loop {
         if referee.is_won() {
@@ -233,6 +240,9 @@ pub fn play_blind(
         runs_removed: view.position().runs_removed(),
         face_down_left: view.position().face_down_total(),
         seconds: start.elapsed().as_secs_f64(),
+        cpu_seconds: cpu_start
+            .zip(crate::clock::thread_cpu_seconds())
+            .map(|(from, to)| (to - from).max(0.0)),
         ended,
         log,
     })

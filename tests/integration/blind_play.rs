@@ -524,7 +524,17 @@ fn batch_hidden_writes_a_results_file_and_resumes_it() {
     assert!(stdout.contains("1 game played this run"), "{stdout}");
     assert!(stdout.contains("won played blind"), "{stdout}");
     assert!(stdout.contains("CPU per game"), "{stdout}");
+    assert!(stdout.contains(" s played blind (wall "), "{stdout}");
     let now = std::fs::read_to_string(&out).unwrap();
+    // Each game keeps the CPU its thread spent, which is never more than
+    // its wall seconds (one thread, `-j 1`).
+    for line in now.lines().skip(1) {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        let blind = &record["blind"];
+        let cpu = blind["cpu_seconds"].as_f64().expect("CPU seconds kept");
+        let wall = blind["seconds"].as_f64().unwrap();
+        assert!(cpu > 0.0 && cpu <= wall + 0.01, "{line}");
+    }
     assert!(now.starts_with(&text));
     assert_eq!(now.lines().count(), 4);
     // Other settings are refused, and the file is left alone.
@@ -545,6 +555,7 @@ fn batch_hidden_writes_a_results_file_and_resumes_it() {
         .stdout(predicates::str::contains("winnable (known)"));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("data-games=\"3\""), "{html}");
+    assert!(html.contains(" s of CPU"), "{html}");
     assert!(
         html.contains("Played blind (seeing only the face-up cards)"),
         "{html}"
