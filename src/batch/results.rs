@@ -103,6 +103,10 @@ pub struct BlindRecord {
     /// `seconds` were wall seconds of one thread, an upper bound of it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_seconds: Option<f64>,
+    /// Wall seconds of the move that took longest to choose (absent in
+    /// files written before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slowest_move_seconds: Option<f64>,
     /// How the game ended (`won`, `no move left`, `no progress`, ...).
     pub ended: String,
     pub settings: BlindSettings,

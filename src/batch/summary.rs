@@ -438,6 +438,7 @@ mod tests {
     fn blind_games_are_summarized_beside_the_known_cards() {
         let blind = |won: bool, seconds: f64| crate::batch::BlindRecord {
             cpu_seconds: (seconds < 7.0).then_some(seconds / 2.0),
+            slowest_move_seconds: None,
             won,
             moves: 100,
             decisions: 10,

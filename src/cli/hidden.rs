@@ -147,6 +147,7 @@ pub fn run(
                 face_down_left: hidden.face_down_left,
                 seconds: hidden.seconds,
                 cpu_seconds: hidden.cpu_seconds,
+                slowest_move_seconds: Some(hidden.slowest_move_seconds),
                 ended: hidden.ended.to_string(),
                 settings: kept(settings),
             });
@@ -186,6 +187,11 @@ pub fn run(
         .iter()
         .filter(|b| b.cpu_seconds.is_some())
         .count();
+    // The move that took longest to choose, and its deal.
+    let slowest = played
+        .iter()
+        .filter_map(|p| Some((blind(p).slowest_move_seconds?, p.number)))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
     let known_seconds: f64 = played.iter().map(|p| p.seconds).sum();
     let mut out = std::io::stdout().lock();
     if json {
@@ -215,6 +221,7 @@ pub fn run(
             "blind_seconds_per_game": if n > 0 { hidden_seconds / n as f64 } else { 0.0 },
             "blind_cpu_seconds_per_game": cpu_per_game,
             "games_with_cpu": with_cpu,
+            "slowest_move_seconds": slowest.map(|(s, _)| s),
             "played_this_run": played_now_count,
             "wall_seconds": wall,
             "games": played,
@@ -272,6 +279,17 @@ pub fn run(
             },
             count(played_now_count as u64, "game")
         )?;
+        if let Some((seconds, number)) = slowest {
+            writeln!(
+                out,
+                "slowest move         {seconds:.1} s to choose (deal {number}; on {})",
+                match jobs {
+                    Some(1) => "one thread".to_string(),
+                    Some(n) => format!("a pool of {n} threads shared by the games"),
+                    None => "a pool of every core, shared by the games".to_string(),
+                }
+            )?;
+        }
         writeln!(
             out,
             "settings             player {}, {} per decision, {} positions per solve, {}{}, at most {}, seed {} (--seed {} plays the same games)",

@@ -225,6 +225,7 @@ fn blind(
             "face_down_left": game.face_down_left,
             "seconds": game.seconds,
             "cpu_seconds": game.cpu_seconds,
+            "slowest_move_seconds": game.slowest_move_seconds,
             "log": game.log,
         });
         serde_json::to_writer_pretty(&mut out, &report)?;
@@ -232,14 +233,15 @@ fn blind(
     } else {
         writeln!(
             out,
-            "{} after {} ({}): {} removed, {} face down, {}, {:.1} s",
+            "{} after {} ({}): {} removed, {} face down, {}, {:.1} s (the slowest move {:.1} s)",
             if game.won { "won" } else { "lost" },
             count(game.moves as u64, "move"),
             game.ended,
             count(game.runs_removed as u64, "run"),
             count(game.face_down_left as u64, "card"),
             count(game.decisions as u64, "decision"),
-            game.seconds
+            game.seconds,
+            game.slowest_move_seconds
         )?;
     }
     out.flush()?;

@@ -143,6 +143,9 @@ pub struct PlayedMove {
     pub turned: Vec<Card>,
     /// The player's estimated chance to win, when it had one.
     pub win_estimate: Option<Interval>,
+    /// Wall seconds the player took to choose it (on the threads of the
+    /// current pool: `-j`).
+    pub seconds: f64,
 }
 
 fn as_string<S: serde::Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
@@ -173,6 +176,8 @@ pub struct BlindGame {
     /// be read). With a pool of one thread (`-j 1`) that is all of it; with
     /// more, the player's parallel solves may run in part on other threads.
     pub cpu_seconds: Option<f64>,
+    /// Wall seconds of the move that took longest to choose.
+    pub slowest_move_seconds: f64,
     /// `won`, `no move left`, `no progress` (200 moves in a row without a
     /// plan), `move limit` or `cancelled`.
     pub ended: &'static str,
@@ -205,6 +210,7 @@ pub fn play_blind(
             break "move limit";
         }
         let view = referee.view().clone();
+        let chosen_at = Instant::now();
         let Some(choice) = policy.choose(&view, cancel)? else {
             if cancel.load(Ordering::Relaxed) {
                 break "cancelled";
@@ -226,6 +232,7 @@ pub fn play_blind(
             words,
             turned,
             win_estimate: choice.win_estimate,
+            seconds: chosen_at.elapsed().as_secs_f64(),
         };
         on_move(&played);
         log.push(played);
@@ -243,6 +250,7 @@ pub fn play_blind(
         cpu_seconds: cpu_start
             .zip(crate::clock::thread_cpu_seconds())
             .map(|(from, to)| (to - from).max(0.0)),
+        slowest_move_seconds: log.iter().map(|m| m.seconds).fold(0.0, f64::max),
         ended,
         log,
     })

@@ -309,6 +309,16 @@ fn play_blind_json_plays_deals_alike_until_a_hidden_difference_turns_up() {
         write_yaml(&dir, "b.yaml", &other),
     );
     let (a, b) = (blind_json(&p, "4"), blind_json(&q, "4"));
+    // Each move keeps the seconds it took to choose; the game, the slowest.
+    let times: Vec<f64> = a["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["seconds"].as_f64().expect("a move's seconds"))
+        .collect();
+    assert!(times.iter().all(|&t| t >= 0.0));
+    let slowest = times.iter().copied().fold(0.0, f64::max);
+    assert_eq!(a["slowest_move_seconds"].as_f64(), Some(slowest));
     let entries = |v: &serde_json::Value| -> Vec<(String, Vec<String>)> {
         v["log"]
             .as_array()
@@ -525,6 +535,7 @@ fn batch_hidden_writes_a_results_file_and_resumes_it() {
     assert!(stdout.contains("won played blind"), "{stdout}");
     assert!(stdout.contains("CPU per game"), "{stdout}");
     assert!(stdout.contains(" s played blind (wall "), "{stdout}");
+    assert!(stdout.contains("s to choose (deal "), "{stdout}");
     let now = std::fs::read_to_string(&out).unwrap();
     // Each game keeps the CPU its thread spent, which is never more than
     // its wall seconds (one thread, `-j 1`).
@@ -534,6 +545,10 @@ fn batch_hidden_writes_a_results_file_and_resumes_it() {
         let cpu = blind["cpu_seconds"].as_f64().expect("CPU seconds kept");
         let wall = blind["seconds"].as_f64().unwrap();
         assert!(cpu > 0.0 && cpu <= wall + 0.01, "{line}");
+        let slowest = blind["slowest_move_seconds"]
+            .as_f64()
+            .expect("the slowest move");
+        assert!(slowest > 0.0 && slowest <= wall, "{line}");
     }
     assert!(now.starts_with(&text));
     assert_eq!(now.lines().count(), 4);
