@@ -97,6 +97,9 @@ pub struct BlindSummary {
     /// many those are.
     pub cpu_seconds_per_game: Option<f64>,
     pub games_with_cpu: u64,
+    /// The move that took longest to choose (wall seconds) and its deal,
+    /// over the games that kept it.
+    pub slowest_move: Option<(f64, u128)>,
     /// The players and their settings, as `player, N samples, seed S`
     /// (more than one when files of several studies were merged).
     pub settings: Vec<String>,
@@ -188,6 +191,10 @@ impl Summary {
                     .iter()
                     .filter(|(_, b)| b.cpu_seconds.is_some())
                     .count() as u64,
+                slowest_move: blind
+                    .iter()
+                    .filter_map(|(r, b)| Some((b.slowest_move_seconds?, r.number)))
+                    .max_by(|a, b| a.0.total_cmp(&b.0)),
                 settings,
             }
         });
@@ -361,6 +368,13 @@ impl fmt::Display for Summary {
                 duration(blind.seconds_per_game),
                 blind.settings.join("; ")
             )?;
+            if let Some((seconds, number)) = blind.slowest_move {
+                writeln!(
+                    f,
+                    "slowest move         {} to choose (deal {number})",
+                    duration(seconds)
+                )?;
+            }
             if let Some(cpu) = blind.cpu_seconds_per_game {
                 writeln!(
                     f,
@@ -438,7 +452,7 @@ mod tests {
     fn blind_games_are_summarized_beside_the_known_cards() {
         let blind = |won: bool, seconds: f64| crate::batch::BlindRecord {
             cpu_seconds: (seconds < 7.0).then_some(seconds / 2.0),
-            slowest_move_seconds: None,
+            slowest_move_seconds: (seconds > 3.0).then_some(seconds / 4.0),
             won,
             moves: 100,
             decisions: 10,
@@ -479,6 +493,8 @@ mod tests {
         assert!(close(blind.seconds_per_game, 5.0));
         // CPU kept by three games of four (2, 4 and 6 wall s: 1, 2 and 3 CPU s).
         assert_eq!(blind.games_with_cpu, 3);
+        // The slowest move kept: a quarter of deal 4's 8 s.
+        assert_eq!(blind.slowest_move, Some((2.0, 4)));
         assert!(close(blind.cpu_seconds_per_game.unwrap(), 2.0));
         assert_eq!(
             blind.settings,
