@@ -29,7 +29,7 @@ pub use results::{
 };
 pub use run::{BatchConfig, decide, run};
 pub use shard::{DealRange, Shard, Source, numbered_deal};
-pub use summary::{Share, StopCounts, Summary, cpu_per_game};
+pub use summary::{Share, StopCounts, Summary};
 
 /// What can go wrong in a batch: bad ranges or shards, files that cannot be
 /// read or written.

@@ -226,7 +226,7 @@ fn percent(x: f64) -> String {
 }
 
 /// The mean CPU seconds of the games that kept them, `None` when none did.
-pub fn cpu_per_game<'a>(games: impl Iterator<Item = &'a crate::batch::BlindRecord>) -> Option<f64> {
+fn cpu_per_game<'a>(games: impl Iterator<Item = &'a crate::batch::BlindRecord>) -> Option<f64> {
     let cpu: Vec<f64> = games.filter_map(|b| b.cpu_seconds).collect();
     (!cpu.is_empty()).then(|| cpu.iter().sum::<f64>() / cpu.len() as f64)
 }

@@ -15,7 +15,7 @@ use std::time::Instant;
 use anyhow::Context;
 use rayon::prelude::*;
 use spider_analyzer::batch::{
-    BatchConfig, BlindRecord, BlindSettings, Record, RecordWriter, decide, numbered_deal,
+    BatchConfig, BlindRecord, BlindSettings, Record, RecordWriter, Summary, decide, numbered_deal,
 };
 use spider_analyzer::solve::Verdict;
 use spider_analyzer::stats::Interval;
@@ -181,17 +181,15 @@ pub fn run(
         .filter(|p| p.verdict == Verdict::Undecided)
         .count();
     let hidden_seconds: f64 = played.iter().map(|p| blind(p).seconds).sum();
-    let blind_records: Vec<BlindRecord> = played.iter().map(blind).collect();
-    let cpu_per_game = spider_analyzer::batch::cpu_per_game(blind_records.iter());
-    let with_cpu = blind_records
-        .iter()
-        .filter(|b| b.cpu_seconds.is_some())
-        .count();
-    // The move that took longest to choose, and its deal.
-    let slowest = played
-        .iter()
-        .filter_map(|p| Some((blind(p).slowest_move_seconds?, p.number)))
-        .max_by(|a, b| a.0.total_cmp(&b.0));
+    // The CPU a game and the slowest move, as `batch --summarize` counts them.
+    let (cpu_per_game, with_cpu, slowest) = match Summary::of(&played, None).blind {
+        Some(b) => (
+            b.cpu_seconds_per_game,
+            b.games_with_cpu as usize,
+            b.slowest_move,
+        ),
+        None => (None, 0, None),
+    };
     let known_seconds: f64 = played.iter().map(|p| p.seconds).sum();
     let mut out = std::io::stdout().lock();
     if json {
@@ -282,12 +280,7 @@ pub fn run(
         if let Some((seconds, number)) = slowest {
             writeln!(
                 out,
-                "slowest move         {seconds:.1} s to choose (deal {number}; on {})",
-                match jobs {
-                    Some(1) => "one thread".to_string(),
-                    Some(n) => format!("a pool of {n} threads shared by the games"),
-                    None => "a pool of every core, shared by the games".to_string(),
-                }
+                "slowest move         {seconds:.1} s to choose (deal {number})"
             )?;
         }
         writeln!(
