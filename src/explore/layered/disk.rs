@@ -48,7 +48,14 @@
 //! After every round, at most every few seconds, a manifest records the
 //! search's state; a search stopped by a limit, Ctrl-C or a crash resumes
 //! from it, at the round after the last one recorded, and counts what an
-//! uninterrupted search counts.
+//! uninterrupted search counts. A search stopped inside a round by a
+//! limit or Ctrl-C (in one process) also keeps the parts of the round
+//! that finished, with their output files: the resumed round reads its
+//! inputs again for every part, to rebuild the seen sets, and expands the
+//! other parts only; so a round longer than any one run still ends, over
+//! several. A limit of positions stops the search at the first part whose
+//! new states pass it (in part order), leaving the parts after it for the
+//! resumed round. A crash loses the round it was in.
 //!
 //! **Counts.** Positions, steps and entries per layer, expansions, moves,
 //! goals, leaves and dead ends are those of the in-memory search, and so
@@ -57,7 +64,8 @@
 //! them, as the in-memory search charges them; so the counts of a finished
 //! search are the same layer by layer, those of a stopped one may not be.
 //! A stopped search's positions may differ too: the in-memory search
-//! stops between batches, this one between rounds.
+//! stops between batches, this one between parts of a round (it reports
+//! the states of the parts kept, which the resumed round counts).
 
 use std::collections::BTreeSet;
 use std::process::Command;
@@ -152,6 +160,12 @@ struct Current {
     step: u32,
     here: LayerStats,
     inputs: Vec<String>,
+    /// The parts of round `step` finished by a search stopped in it: what
+    /// each did (its output file is in the manifest's files). The resumed
+    /// round reads its inputs again for every part (to rebuild the seen
+    /// sets) but expands only the other parts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    done: Vec<TaskOut>,
 }
 
 /// What `disk-manifest.json` holds.
@@ -1090,12 +1104,7 @@ where
     let layer = round.layer;
     let part = out.part;
     let mut memory = out.memory;
-    let mut writer = BlockWriter::new(
-        dir,
-        format!("L{layer:016x}-s{:05}-p{part:02}.blk", round.step),
-        layer,
-        files,
-    );
+    let mut writer = BlockWriter::new(dir, output_name(layer, round.step, part), layer, files);
     let mut scratch = Vec::new();
     let mut units: Vec<UnitOut<P::State>> = Vec::new();
     let mut drop_same: Vec<bool> = Vec::new();
@@ -1226,6 +1235,12 @@ where
     out.memory = memory;
     out.file = writer.finish()?;
     Ok(out)
+}
+
+/// The name of the file of successors that part `part` of round `step`
+/// of layer `layer` writes.
+fn output_name(layer: u64, step: u32, part: usize) -> String {
+    format!("L{layer:016x}-s{step:05}-p{part:02}.blk")
 }
 
 /// Builds the successor `e` of a frontier state and writes it.
@@ -1471,6 +1486,7 @@ where
                             ..LayerStats::default()
                         },
                         inputs,
+                        done: Vec::new(),
                     }
                 }
             };
@@ -1490,10 +1506,11 @@ where
             // tasks would take longer than the round. A round launched
             // reads its inputs and seen runs from the disk: what is held
             // in memory is written first (with a manifest).
+            // A round resumed with some parts done runs here too.
             let launcher = options
                 .launcher
                 .as_ref()
-                .filter(|_| round.records() >= options.launch_from);
+                .filter(|_| round.records() >= options.launch_from && current.done.is_empty());
             if launcher.is_some() && unsaved.bytes() > 0 {
                 manifest.current = Some(current);
                 self.save_disk_manifest(&dir, &mut manifest, &stats, &mut unsaved)?;
@@ -1513,6 +1530,20 @@ where
             // to another quarter of the budget, shared.
             let inputs = budget / (4 * pool.threads().min(PARTS) as u64);
             let fingerprint = |packed: &[u8]| problem.fingerprint(&problem.unpack(packed));
+            // The parts a search stopped in this round finished: their
+            // files as the manifest knows them (in a pack now, maybe).
+            let done: Vec<TaskOut> = std::mem::take(&mut current.done)
+                .into_iter()
+                .map(|mut out| {
+                    if let Some((name, info)) = &mut out.file {
+                        *info = manifest.files[name.as_str()].clone();
+                    }
+                    out
+                })
+                .collect();
+            // The room left under the limit of positions, if any.
+            let room = (self.limits.max_positions).map(|max| max.saturating_sub(stats.positions));
+            let held_back = AtomicBool::new(false);
             let outs: Vec<TaskOut> = match launcher {
                 None => pool
                     .install(|| {
@@ -1539,10 +1570,42 @@ where
                             })
                             .collect::<Result<Vec<_>, _>>()?;
                         let known: Vec<Option<&FpTable>> = seen.iter().map(Some).collect();
+                        // With a limit of positions, a part starts while
+                        // the round's new states before it (in part order)
+                        // leave room: the parts past the limit are left
+                        // for the resumed round, as parts cut short are,
+                        // so that a search stops at most a part past its
+                        // limit, not a round.
+                        let mut before: u64 = done.iter().map(|d| d.new).sum();
+                        let starts: Vec<bool> = (firsts.iter())
+                            .map(|(out, _, _)| {
+                                if done.iter().any(|d| d.part == out.part) {
+                                    return true;
+                                }
+                                let start = room.is_none_or(|room| before < room);
+                                before += out.new;
+                                start
+                            })
+                            .collect();
                         firsts
                             .into_par_iter()
+                            .zip(starts)
                             .with_max_len(1)
-                            .map(|(out, frontier, run)| {
+                            .map(|((out, frontier, run), start)| {
+                                if let Some(out) = done.iter().find(|d| d.part == out.part) {
+                                    // Expanded before the stop: the same
+                                    // states, read again only to be seen.
+                                    drop(frontier);
+                                    return Ok((out.clone(), run));
+                                }
+                                if !start {
+                                    held_back.store(true, Ordering::Relaxed);
+                                    let out = TaskOut {
+                                        stopped: true,
+                                        ..out
+                                    };
+                                    return Ok((out, run));
+                                }
                                 let out = expand_task(
                                     problem,
                                     &dir,
@@ -1567,18 +1630,37 @@ where
                 Some(launcher) => launch(&dir, &round, launcher, &mut seen)?,
             };
             if outs.iter().any(|o| o.stopped) {
-                // The round is dropped (its files in memory with it); the
-                // rounds before it are kept.
-                manifest.current = Some(current);
-                if let Some(memory) = &unsaved.memory {
-                    for out in &outs {
-                        if let Some((name, _)) = &out.file {
-                            memory.remove(name);
+                // The parts cut short are dropped; the parts finished are
+                // kept, with their files (to be written with the
+                // manifest), for the resumed round.
+                for out in &outs {
+                    if out.stopped {
+                        // Its file, if it went to the disk, is read by no
+                        // one: the resumed round writes it again.
+                        let name = output_name(layer, current.step, out.part);
+                        let _ = fs::remove_file(blocks_path(&dir, &name));
+                    } else if let Some((name, info)) = &out.file {
+                        let in_memory = unsaved.memory.as_ref().and_then(|m| m.get(name));
+                        if !manifest.files.contains_key(name) && in_memory.is_none() {
+                            unsaved.written.push(blocks_path(&dir, name));
                         }
+                        manifest
+                            .files
+                            .entry(name.clone())
+                            .or_insert_with(|| info.clone());
                     }
                 }
-                let reason = out_of_time(limits, cancel, started).unwrap_or(StopReason::Cancelled);
+                current.done = outs.into_iter().filter(|o| !o.stopped).collect();
+                // Counted when the round ends; reported now.
+                let kept: u64 = current.done.iter().map(|o| o.new).sum();
+                manifest.current = Some(current);
+                let reason = match out_of_time(limits, cancel, started) {
+                    Some(reason) => reason,
+                    None if held_back.load(Ordering::Relaxed) => StopReason::Positions,
+                    None => StopReason::Cancelled,
+                };
                 self.save_disk_manifest(&dir, &mut manifest, &stats, &mut unsaved)?;
+                stats.positions += kept;
                 break 'search End::Stopped(reason);
             }
             for (part, run) in runs.into_iter().enumerate() {
@@ -2498,6 +2580,141 @@ mod tests {
         assert_eq!(figures(&resumed.stats), figures(&memory.stats));
         let blocks = fs::read_dir(dir.path().join("blocks")).unwrap().count();
         assert_eq!(blocks, 0);
+    }
+
+    /// [`Walk`], which raises a flag (the search's Ctrl-C) once it has
+    /// expanded `left` states: a search stopped inside a round.
+    struct Halting<'a> {
+        flag: &'a AtomicBool,
+        left: AtomicU64,
+    }
+    impl crate::explore::Problem for Halting<'_> {
+        type State = (u16, u16);
+        type Key = (u16, u16);
+        type Move = u8;
+        fn start(&self) -> (u16, u16) {
+            Walk.start()
+        }
+        fn key(&self, s: &(u16, u16)) -> (u16, u16) {
+            *s
+        }
+        fn successors(&self, s: &(u16, u16), out: &mut Vec<(u8, (u16, u16))>) {
+            if self.left.fetch_sub(1, Ordering::Relaxed) == 1 {
+                self.flag.store(true, Ordering::Relaxed);
+            }
+            Walk.successors(s, out)
+        }
+        fn kind(&self, s: &(u16, u16)) -> NodeKind {
+            Walk.kind(s)
+        }
+        fn layer(&self, s: &(u16, u16)) -> u64 {
+            Walk.layer(s)
+        }
+    }
+    impl PackedProblem for Halting<'_> {
+        fn pack(&self, s: &(u16, u16), out: &mut Vec<u8>) {
+            Walk.pack(s, out)
+        }
+        fn unpack(&self, b: &[u8]) -> (u16, u16) {
+            Walk.unpack(b)
+        }
+    }
+
+    /// A search stopped inside a round keeps the parts of it that
+    /// finished, with their files, and the resumed round expands only the
+    /// others: stopped every 700 expansions (a round's parts hold at most
+    /// 36 states), on two threads, the search resumes to the counts of one
+    /// run, with its output files in memory (written as a pack at the
+    /// stop) or on the disk, and leaves no file.
+    #[test]
+    fn a_search_stopped_inside_a_round_keeps_the_parts_it_finished() {
+        let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
+        for budget in [None, Some(0)] {
+            let dir = tempfile::tempdir().unwrap();
+            let (mut runs, mut kept) = (0, 0);
+            let stats = loop {
+                runs += 1;
+                assert!(runs < 200, "no progress");
+                let flag = AtomicBool::new(false);
+                let halting = Halting {
+                    flag: &flag,
+                    left: AtomicU64::new(700),
+                };
+                let mut search = Layered::new(&halting)
+                    .stop(Stop::Exhaust)
+                    .jobs(Some(2))
+                    .cancel_flag(&flag);
+                if let Some(budget) = budget {
+                    search = search.disk_memory(budget);
+                }
+                let outcome = search.disk(on_disk(dir.path()), "walk").run().unwrap();
+                if outcome.end == End::Exhausted {
+                    break outcome.stats;
+                }
+                assert_eq!(outcome.end, End::Stopped(StopReason::Cancelled));
+                let manifest: DiskManifest = serde_json::from_slice(
+                    &fs::read(dir.path().join("disk-manifest.json")).unwrap(),
+                )
+                .unwrap();
+                let current = manifest.current.expect("stopped inside a layer");
+                for out in &current.done {
+                    assert!(!out.stopped);
+                    if let Some((name, info)) = &out.file {
+                        // The file is known and on the disk.
+                        let known = &manifest.files[name];
+                        assert_eq!(known.blocks, info.blocks);
+                        let path = match &known.pack {
+                            Some((pack, _)) => blocks_path(dir.path(), pack),
+                            None => blocks_path(dir.path(), name),
+                        };
+                        assert!(path.exists(), "{}", path.display());
+                    }
+                }
+                kept += current.done.len();
+            };
+            assert!(runs > 10 && kept > 10, "{runs} runs, {kept} parts kept");
+            assert_eq!(figures(&stats), figures(&memory.stats), "budget {budget:?}");
+            for sub in ["blocks", "frontier"] {
+                let left = fs::read_dir(dir.path().join(sub)).map_or(0, |d| d.count());
+                assert_eq!(left, 0, "{sub} ({budget:?})");
+            }
+        }
+    }
+
+    /// A search on disk with a limit of positions stops inside a round,
+    /// at the first part that passes it, not at the end of the round, and
+    /// the parts it did not start are left for the resumed round: stopped
+    /// every 300 positions, it passes each limit by less than 40 (a round
+    /// of [`Walk`] finds up to 296 states, 36 in its largest part; the
+    /// most measured was 32), and resumes to the counts of one run.
+    #[test]
+    fn a_limit_of_positions_stops_a_search_on_disk_inside_a_round() {
+        let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (mut max, mut over) = (0, Vec::new());
+        let stats = loop {
+            max += 300;
+            assert!(max < 30_000, "no progress");
+            let outcome = Layered::new(&Walk)
+                .stop(Stop::Exhaust)
+                .jobs(Some(2))
+                .limits(Limits {
+                    max_positions: Some(max),
+                    ..Limits::default()
+                })
+                .disk(on_disk(dir.path()), "walk")
+                .run()
+                .unwrap();
+            if outcome.end == End::Exhausted {
+                break outcome.stats;
+            }
+            assert_eq!(outcome.end, End::Stopped(StopReason::Positions));
+            assert!(outcome.stats.positions >= max);
+            over.push(outcome.stats.positions - max);
+        };
+        assert!(over.len() > 50);
+        assert!(over.iter().all(|&o| o < 40), "{over:?}");
+        assert_eq!(figures(&stats), figures(&memory.stats));
     }
 
     /// The solver's exhaustive pass (dead ends, the `XX` leaves) counts
