@@ -55,7 +55,11 @@
 //! other parts only; so a round longer than any one run still ends, over
 //! several. A limit of positions stops the search at the first part whose
 //! new states pass it (in part order), leaving the parts after it for the
-//! resumed round. A crash loses the round it was in.
+//! resumed round. A round of [`WAVES_FROM`] records or more expands its
+//! parts in waves, one part a thread, and after a wave reports its
+//! progress and, at most every few seconds, records the parts finished
+//! (their files written, with a manifest): a crash inside it loses only
+//! the parts since.
 //!
 //! **Counts.** Positions, steps and entries per layer, expansions, moves,
 //! goals, leaves and dead ends are those of the in-memory search, and so
@@ -123,6 +127,10 @@ const START: u64 = u64::MAX;
 /// The manifest is written after a round at most this often (and at the
 /// end of a run).
 const MANIFEST_EVERY: Duration = Duration::from_secs(5);
+/// The fewest records a round reads for it to expand its parts in waves,
+/// recording those finished as it goes (a round of a million records
+/// takes seconds; of fewer, a crash loses little).
+const WAVES_FROM: u64 = if cfg!(test) { 200 } else { 1_000_000 };
 /// The environment variable that makes a process a task of a round.
 pub const ROUND_ENV: &str = "SPIDER_DISK_ROUND";
 /// The environment variable that gives a task its part.
@@ -1511,7 +1519,12 @@ where
                 .launcher
                 .as_ref()
                 .filter(|_| round.records() >= options.launch_from && current.done.is_empty());
-            if launcher.is_some() && unsaved.bytes() > 0 {
+            // A large round in one process goes in waves of parts, and
+            // records the parts finished as it goes: everything held is
+            // written first, so that the manifest that records them
+            // describes what is on the disk.
+            let waves = launcher.is_none() && round.records() >= WAVES_FROM;
+            if (launcher.is_some() && unsaved.bytes() > 0) || waves {
                 manifest.current = Some(current);
                 self.save_disk_manifest(&dir, &mut manifest, &stats, &mut unsaved)?;
                 last_manifest = Instant::now();
@@ -1543,17 +1556,16 @@ where
                 .collect();
             // The room left under the limit of positions, if any.
             let room = (self.limits.max_positions).map(|max| max.saturating_sub(stats.positions));
-            let held_back = AtomicBool::new(false);
+            let mut held_back = false;
             let outs: Vec<TaskOut> = match launcher {
-                None => pool
-                    .install(|| {
-                        // Every part's new states first, then every part's
-                        // successors, looked up in every part's seen set (most
-                        // same-layer duplicates are of states new in the same
-                        // round: a card moved on again).
-                        let memory = unsaved.memory.as_ref();
-                        let firsts = seen
-                            .par_iter_mut()
+                None => {
+                    // Every part's new states first, then every part's
+                    // successors, looked up in every part's seen set (most
+                    // same-layer duplicates are of states new in the same
+                    // round: a card moved on again).
+                    let memory = unsaved.memory.as_ref();
+                    let firsts = pool.install(|| {
+                        seen.par_iter_mut()
                             .enumerate()
                             .with_max_len(1)
                             .map(|(part, seen)| {
@@ -1568,65 +1580,94 @@ where
                                     &fingerprint,
                                 )
                             })
-                            .collect::<Result<Vec<_>, _>>()?;
-                        let known: Vec<Option<&FpTable>> = seen.iter().map(Some).collect();
-                        // With a limit of positions, a part starts while
-                        // the round's new states before it (in part order)
-                        // leave room: the parts past the limit are left
-                        // for the resumed round, as parts cut short are,
-                        // so that a search stops at most a part past its
-                        // limit, not a round.
-                        let mut before: u64 = done.iter().map(|d| d.new).sum();
-                        let starts: Vec<bool> = (firsts.iter())
-                            .map(|(out, _, _)| {
-                                if done.iter().any(|d| d.part == out.part) {
-                                    return true;
-                                }
-                                let start = room.is_none_or(|room| before < room);
-                                before += out.new;
-                                start
-                            })
-                            .collect();
-                        firsts
-                            .into_par_iter()
-                            .zip(starts)
-                            .with_max_len(1)
-                            .map(|((out, frontier, run), start)| {
-                                if let Some(out) = done.iter().find(|d| d.part == out.part) {
-                                    // Expanded before the stop: the same
-                                    // states, read again only to be seen.
-                                    drop(frontier);
-                                    return Ok((out.clone(), run));
-                                }
-                                if !start {
-                                    held_back.store(true, Ordering::Relaxed);
-                                    let out = TaskOut {
-                                        stopped: true,
-                                        ..out
-                                    };
-                                    return Ok((out, run));
-                                }
-                                let out = expand_task(
-                                    problem,
-                                    &dir,
-                                    memory,
-                                    &round,
-                                    out,
-                                    frontier,
-                                    &known,
-                                    keep_leaves,
-                                    &stopping,
-                                )?;
-                                Ok((out, run))
-                            })
-                            .collect::<Result<Vec<_>, CheckpointError>>()
-                    })?
-                    .into_iter()
-                    .map(|(out, run)| {
+                            .collect::<Result<Vec<_>, _>>()
+                    })?;
+                    let known: Vec<Option<&FpTable>> = seen.iter().map(Some).collect();
+                    let mut outs = Vec::with_capacity(PARTS);
+                    let mut todo = Vec::new();
+                    // With a limit of positions, a part starts while the
+                    // round's new states before it (in part order) leave
+                    // room: the parts past the limit are left for the
+                    // resumed round, as parts cut short are, so that a
+                    // search stops at most a part past its limit, not a
+                    // round.
+                    let mut before: u64 = done.iter().map(|d| d.new).sum();
+                    for (out, frontier, run) in firsts {
                         runs.push(run);
-                        out
-                    })
-                    .collect(),
+                        if let Some(out) = done.iter().find(|d| d.part == out.part) {
+                            // Expanded before the stop: the same states,
+                            // read again only to be seen.
+                            drop(frontier);
+                            outs.push(out.clone());
+                        } else if room.is_some_and(|room| before >= room) {
+                            held_back = true;
+                            outs.push(TaskOut {
+                                stopped: true,
+                                ..out
+                            });
+                        } else {
+                            before += out.new;
+                            todo.push((out, frontier));
+                        }
+                    }
+                    // A large round expands a wave of parts at a time, one
+                    // a thread, and after each wave reports its progress
+                    // and (at most every few seconds) records the parts
+                    // finished, so that a crash keeps them too.
+                    let wave = if waves { pool.threads() } else { PARTS };
+                    let mut todo = todo.into_iter();
+                    while todo.len() > 0 {
+                        let batch: Vec<_> = todo.by_ref().take(wave).collect();
+                        let expanded = pool.install(|| {
+                            batch
+                                .into_par_iter()
+                                .with_max_len(1)
+                                .map(|(out, frontier)| {
+                                    expand_task(
+                                        problem,
+                                        &dir,
+                                        memory,
+                                        &round,
+                                        out,
+                                        frontier,
+                                        &known,
+                                        keep_leaves,
+                                        &stopping,
+                                    )
+                                })
+                                .collect::<Result<Vec<_>, CheckpointError>>()
+                        })?;
+                        let stopped = expanded.iter().any(|o| o.stopped);
+                        outs.extend(expanded);
+                        if stopped {
+                            let left = todo.by_ref().map(|(out, _)| TaskOut {
+                                stopped: true,
+                                ..out
+                            });
+                            outs.extend(left);
+                            break;
+                        }
+                        if todo.len() == 0 {
+                            break;
+                        }
+                        let finished: Vec<&TaskOut> = outs.iter().filter(|o| !o.stopped).collect();
+                        if let Some(progress) = &mut self.on_progress {
+                            let mut s = stats.clone();
+                            s.add_counts(&current.here);
+                            s.layers.push(current.here.clone());
+                            s.positions += finished.iter().map(|o| o.new).sum::<u64>();
+                            s.elapsed = started.elapsed();
+                            (s.queued, s.queued_across) = queued(problem, &manifest);
+                            progress(&s);
+                        }
+                        if last_manifest.elapsed() >= MANIFEST_EVERY || cfg!(test) {
+                            save_parts(&dir, &mut manifest, &current, &finished, memory)?;
+                            last_manifest = Instant::now();
+                        }
+                    }
+                    outs.sort_by_key(|o| o.part);
+                    outs
+                }
                 Some(launcher) => launch(&dir, &round, launcher, &mut seen)?,
             };
             if outs.iter().any(|o| o.stopped) {
@@ -1656,7 +1697,7 @@ where
                 manifest.current = Some(current);
                 let reason = match out_of_time(limits, cancel, started) {
                     Some(reason) => reason,
-                    None if held_back.load(Ordering::Relaxed) => StopReason::Positions,
+                    None if held_back => StopReason::Positions,
                     None => StopReason::Cancelled,
                 };
                 self.save_disk_manifest(&dir, &mut manifest, &stats, &mut unsaved)?;
@@ -1948,6 +1989,51 @@ where
         }
         Ok(())
     }
+}
+
+/// Records in the manifest the parts of round `current` finished so far,
+/// inside the round: their output files held in memory are written (each
+/// in a file of its own) and synced, and the manifest, which describes
+/// everything else as it was before the round, is written with them.
+fn save_parts(
+    dir: &Path,
+    manifest: &mut DiskManifest,
+    current: &Current,
+    finished: &[&TaskOut],
+    memory: Option<&MemFiles>,
+) -> Result<(), CheckpointError> {
+    for out in finished {
+        let Some((name, info)) = &out.file else {
+            continue;
+        };
+        if manifest.files.contains_key(name) {
+            continue;
+        }
+        let path = blocks_path(dir, name);
+        let file = match memory.and_then(|m| m.get(name)) {
+            Some(data) => {
+                let mut file = fs::File::create(&path).map_err(io_error(&path))?;
+                file.write_all(&data).map_err(io_error(&path))?;
+                file
+            }
+            None => fs::File::open(&path).map_err(io_error(&path))?,
+        };
+        file.sync_all().map_err(io_error(&path))?;
+        if let Some(memory) = memory {
+            memory.remove(name);
+        }
+        manifest.files.insert(name.clone(), info.clone());
+    }
+    manifest.current = Some(Current {
+        done: finished.iter().map(|&o| o.clone()).collect(),
+        ..current.clone()
+    });
+    let written = write_file_atomically(&dir.join("disk-manifest.json"), |out| {
+        serde_json::to_writer(&mut *out, &*manifest)?;
+        Ok(())
+    });
+    manifest.current = None;
+    written
 }
 
 /// Part `part`'s seen set in `layer` before round `step`: the runs rounds
@@ -2583,10 +2669,12 @@ mod tests {
     }
 
     /// [`Walk`], which raises a flag (the search's Ctrl-C) once it has
-    /// expanded `left` states: a search stopped inside a round.
+    /// expanded `left` states, a search stopped inside a round; or, with
+    /// `crash`, panics (the process dies, with what it held in memory).
     struct Halting<'a> {
         flag: &'a AtomicBool,
         left: AtomicU64,
+        crash: bool,
     }
     impl crate::explore::Problem for Halting<'_> {
         type State = (u16, u16);
@@ -2600,6 +2688,7 @@ mod tests {
         }
         fn successors(&self, s: &(u16, u16), out: &mut Vec<(u8, (u16, u16))>) {
             if self.left.fetch_sub(1, Ordering::Relaxed) == 1 {
+                assert!(!self.crash, "a crash");
                 self.flag.store(true, Ordering::Relaxed);
             }
             Walk.successors(s, out)
@@ -2639,6 +2728,7 @@ mod tests {
                 let halting = Halting {
                     flag: &flag,
                     left: AtomicU64::new(700),
+                    crash: false,
                 };
                 let mut search = Layered::new(&halting)
                     .stop(Stop::Exhaust)
@@ -2679,6 +2769,47 @@ mod tests {
                 assert_eq!(left, 0, "{sub} ({budget:?})");
             }
         }
+    }
+
+    /// A search on disk that crashes inside a large round resumes from the
+    /// parts of it recorded as they finished (a round of 200 records or
+    /// more goes in waves of parts, recorded after each wave in the tests):
+    /// crashed after 1,000 expansions, then 2,000, 3,000 and so on (what
+    /// a run did since the last manifest is lost), the search resumes to
+    /// the counts of one run.
+    #[test]
+    fn a_search_on_disk_that_crashes_inside_a_round_keeps_the_parts_recorded() {
+        let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (mut runs, mut kept) = (0, 0);
+        let stats = loop {
+            runs += 1;
+            assert!(runs < 100, "no progress");
+            let flag = AtomicBool::new(false);
+            let crashing = Halting {
+                flag: &flag,
+                left: AtomicU64::new(1_000 * runs),
+                crash: true,
+            };
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                Layered::new(&crashing)
+                    .stop(Stop::Exhaust)
+                    .jobs(Some(2))
+                    .disk(on_disk(dir.path()), "walk")
+                    .run()
+                    .unwrap()
+            }));
+            let Err(_) = run else {
+                break run.unwrap().stats;
+            };
+            // None before the first manifest.
+            if let Ok(text) = fs::read(dir.path().join("disk-manifest.json")) {
+                let manifest: DiskManifest = serde_json::from_slice(&text).unwrap();
+                kept += manifest.current.map_or(0, |c| c.done.len());
+            }
+        };
+        assert!(runs > 5 && kept > 5, "{runs} runs, {kept} parts kept");
+        assert_eq!(figures(&stats), figures(&memory.stats));
     }
 
     /// A search on disk with a limit of positions stops inside a round,
