@@ -91,6 +91,11 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// When standard error is not a terminal (a run in the background, its
+    /// standard error in a file), write the progress line there every
+    /// SECONDS (0: never); a terminal shows it in a spinner.
+    #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = flags::time_limit)]
+    progress_every: flags::TimeLimit,
     /// Switch off the dead-end test of the exhaustive search (to measure it
     /// or cross-check its verdicts; see docs/proofs.md).
     #[arg(long)]
@@ -191,21 +196,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let cancel = super::cancel_on_ctrl_c();
     let spinner = super::spinner();
+    let log = super::ProgressLog::new(args.progress_every.0);
     let show = |p: &Progress| {
-        match &p.proof {
-        Some(proof) => spinner.set_message(format!("exhaustive pass: {proof}")),
-        None => spinner.set_message(format!(
-            "{} pass: examined {} positions ({} positions/s), stage {}; best so far {} removed, {} face down",
-            p.pass,
-            spider_analyzer::text::amount(p.positions),
-            spider_analyzer::text::amount(
-                (p.positions as f64 / p.elapsed.as_secs_f64().max(1e-9)) as u64
+        let message = match &p.proof {
+            Some(proof) => format!("exhaustive pass: {proof}"),
+            None => format!(
+                "{} pass: examined {} positions ({} positions/s), stage {}; best so far {} removed, {} face down",
+                p.pass,
+                spider_analyzer::text::amount(p.positions),
+                spider_analyzer::text::amount(
+                    (p.positions as f64 / p.elapsed.as_secs_f64().max(1e-9)) as u64
+                ),
+                p.stage,
+                spider_analyzer::text::count(p.best_runs_removed as u64, "run"),
+                spider_analyzer::text::count(p.fewest_face_down as u64, "card"),
             ),
-            p.stage,
-            spider_analyzer::text::count(p.best_runs_removed as u64, "run"),
-            spider_analyzer::text::count(p.fewest_face_down as u64, "card"),
-        )),
-    }
+        };
+        log.note(&message);
+        spinner.set_message(message);
     };
     let unknown = deal.unknown_places().len();
     let candidates = report.candidates();

@@ -173,6 +173,44 @@ pub(crate) fn spinner() -> indicatif::ProgressBar {
     spinner
 }
 
+/// The progress of a long run whose standard error is not a terminal (a
+/// run in the background, its standard error in a file), where a terminal
+/// shows the spinner: the message, with the time so far, at most every
+/// `every` (the first after as long; `analyze --progress-every`).
+pub(crate) struct ProgressLog {
+    started: std::time::Instant,
+    every: Option<std::time::Duration>,
+    next: std::sync::Mutex<std::time::Duration>,
+}
+
+impl ProgressLog {
+    /// A log every `every` (`None`: none) if standard error is not a
+    /// terminal.
+    pub(crate) fn new(every: Option<std::time::Duration>) -> ProgressLog {
+        use std::io::IsTerminal;
+        let every = every.filter(|_| !std::io::stderr().is_terminal());
+        ProgressLog {
+            started: std::time::Instant::now(),
+            every,
+            next: std::sync::Mutex::new(every.unwrap_or_default()),
+        }
+    }
+
+    /// Writes `message` if a line is due.
+    pub(crate) fn note(&self, message: &str) {
+        let Some(every) = self.every else {
+            return;
+        };
+        let elapsed = self.started.elapsed();
+        let mut next = self.next.lock().unwrap_or_else(|e| e.into_inner());
+        if elapsed >= *next {
+            let after = spider_analyzer::text::duration(elapsed.as_secs_f64());
+            eprintln!("after {after}: {message}");
+            *next = elapsed + every;
+        }
+    }
+}
+
 /// Why a search of `spider queens` or `spider quiz` stopped, in words; the
 /// memory limit with its size and flag.
 pub(crate) fn stopped_why(

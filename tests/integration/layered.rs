@@ -817,6 +817,50 @@ fn graph_count_on_disk_in_one_process_or_many_counts_the_same() {
     }
 }
 
+/// A run whose standard error is not a terminal (here, a pipe) writes its
+/// progress there every `--progress-every` seconds, from the first
+/// interval on: never within the default 600 s of a short proof, at every
+/// report with an interval of a millisecond (the same verdict either way);
+/// `0` writes none, and a value that is no number of seconds is refused.
+#[test]
+fn analyze_in_the_background_writes_its_progress_every_so_often() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lost.yaml");
+    // A proof of some 0.4 s, many reports.
+    std::fs::write(&file, LOST).unwrap();
+    let analyze = |extra: &[&str]| {
+        Command::cargo_bin("spider")
+            .unwrap()
+            .arg("analyze")
+            .arg(&file)
+            .args(["--exhaustive-only", "--no-completions", "--time-limit", "0"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let lines = |output: &std::process::Output| {
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        stderr
+            .lines()
+            .filter(|l| l.starts_with("after ") && l.contains(": exhaustive pass: examined "))
+            .count()
+    };
+    for (extra, logged) in [
+        (&[][..], false),
+        (&["--progress-every", "0.001"][..], true),
+        (&["--progress-every", "0"][..], false),
+    ] {
+        let output = analyze(extra);
+        assert_eq!(output.status.code(), Some(1), "{extra:?}");
+        assert!(String::from_utf8_lossy(&output.stdout).contains("unwinnable"));
+        assert_eq!(lines(&output) > 0, logged, "{extra:?}");
+    }
+    let output = analyze(&["--progress-every", "soon"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--progress-every") && stderr.contains("`soon` is not a number"));
+}
+
 /// `analyze --disk` proves the same deal lost with the same counts, also
 /// when a position limit stops it half-way and the same command resumes.
 /// The quick run proves [`SMALL_LOST`];
