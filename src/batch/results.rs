@@ -110,6 +110,12 @@ pub struct BlindRecord {
     /// How the game ended (`won`, `no move left`, `no progress`, ...).
     pub ended: String,
     pub settings: BlindSettings,
+    /// The seed of this game's own draws: the study's seed mixed with the
+    /// deal's number ([`crate::unknown::blind::HiddenSettings::for_deal`]),
+    /// so that `spider play --blind --seed` with it plays the same game;
+    /// absent in files written before it was kept (2026-11-28).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_seed: Option<u64>,
 }
 
 /// The settings of the blind player, as a results file keeps them.

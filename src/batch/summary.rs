@@ -471,6 +471,7 @@ mod tests {
                 deeper: 0,
                 seed: 1,
             },
+            game_seed: None,
         };
         let mut records = vec![
             record(1, Verdict::Winnable, 1.0, Some(100)),

@@ -150,6 +150,7 @@ pub fn run(
                 slowest_move_seconds: Some(hidden.slowest_move_seconds),
                 ended: hidden.ended.to_string(),
                 settings: kept(settings),
+                game_seed: Some(mine.seed),
             });
             if let Some(writer) = &writer {
                 writer.write(&record)?;

@@ -580,6 +580,55 @@ fn batch_hidden_writes_a_results_file_and_resumes_it() {
 /// A deal whose card completes a run uncovers one more card: the view asks
 /// for it (the ten dealt cards are not enough), then takes the eleven, with
 /// the run removed and the card face up where the run lay.
+/// Each game of a study keeps its own seed, the study's mixed with the
+/// deal's number, and `spider play --blind --seed` with it plays that game
+/// again: the same moves, outcome, runs removed and cards face down, on
+/// three 1-suit deals with small budgets (HOP draws its samples with it).
+/// The study's own seed is not the game's.
+#[test]
+fn a_studys_game_is_played_again_by_play_blind_with_its_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("blind.jsonl");
+    let budgets = ["2", "3000", "500"];
+    let study = spider()
+        .args(["batch", "--hidden", "--number", "1..3", "--suits", "1"])
+        .args(["--hidden-player", "hop", "--hidden-samples", budgets[0]])
+        .args(["--hidden-max-positions", budgets[1]])
+        .args(["--hidden-lookahead", budgets[2]])
+        .args(["--max-positions", "3000", "-j", "1", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(study.status.code(), Some(0), "{study:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    for line in text.lines().skip(1) {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        let number = record["number"].as_u64().unwrap();
+        let blind = &record["blind"];
+        let seed = blind["game_seed"].as_u64().expect("the game's seed kept");
+        assert_ne!(seed, 1, "deal {number}");
+        let deal = spider()
+            .args(["deal", "--number", &number.to_string(), "--suits", "1"])
+            .output()
+            .unwrap();
+        let file = dir.path().join(format!("d{number}.yaml"));
+        std::fs::write(&file, &deal.stdout).unwrap();
+        let played = spider()
+            .args(["play", "--blind"])
+            .arg(&file)
+            .args(["--player", "hop", "--samples", budgets[0]])
+            .args(["--max-positions", budgets[1], "--lookahead", budgets[2]])
+            .args(["--seed", &seed.to_string(), "--json", "-j", "1"])
+            .output()
+            .unwrap();
+        let game: serde_json::Value = serde_json::from_slice(&played.stdout).unwrap();
+        assert_eq!(game["won"], blind["won"], "deal {number}");
+        for key in ["moves", "runs_removed", "face_down_left", "decisions"] {
+            assert_eq!(game[key], blind[key], "deal {number}: {key}");
+        }
+    }
+}
+
 #[test]
 fn a_dealt_card_that_completes_a_run_asks_for_the_card_it_uncovers() {
     let text = "\
