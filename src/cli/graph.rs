@@ -88,6 +88,11 @@ pub struct Args {
     /// stopped by --memory-limit).
     #[arg(long, conflicts_with_all = ["stats", "output"])]
     count: bool,
+    /// With --count, when standard error is not a terminal (a run in the
+    /// background, its standard error in a file): write the progress line
+    /// there every SECONDS (0: never); a terminal shows it in a spinner.
+    #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = super::flags::time_limit)]
+    progress_every: super::flags::TimeLimit,
     /// With --count: save the search at every layer boundary in DIR, and
     /// continue from what DIR holds (the same command again resumes after a
     /// limit, Ctrl-C or a crash).
@@ -412,6 +417,7 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
     let cancel = super::cancel_on_ctrl_c();
     let problem = StageProblem::new(game, scope);
     let spinner = super::spinner();
+    let log = super::ProgressLog::new(args.progress_every.0);
     let mut search = Layered::new(&problem)
         .stop(Stop::Exhaust)
         .jobs(args.jobs)
@@ -423,7 +429,7 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
         })
         .on_progress(|stats| {
             let layer = stats.layers.last().map(|l| LayerKey::decode(l.layer));
-            spinner.set_message(format!(
+            let message = format!(
                 "{}{}",
                 plural(stats.positions, "position"),
                 layer.map_or(String::new(), |l| format!(
@@ -432,7 +438,9 @@ fn count(args: &Args, game: &Game, scope: Scope) -> anyhow::Result<ExitCode> {
                     plural(l.runs_removed as u64, "run"),
                     l.face_down
                 ))
-            ))
+            );
+            log.note(&message);
+            spinner.set_message(message)
         });
     let disk = args
         .disk

@@ -821,7 +821,8 @@ fn graph_count_on_disk_in_one_process_or_many_counts_the_same() {
 /// progress there every `--progress-every` seconds, from the first
 /// interval on: never within the default 600 s of a short proof, at every
 /// report with an interval of a millisecond (the same verdict either way);
-/// `0` writes none, and a value that is no number of seconds is refused.
+/// `0` writes none, and a value that is no number of seconds is refused;
+/// `graph --count` alike.
 #[test]
 fn analyze_in_the_background_writes_its_progress_every_so_often() {
     let dir = tempfile::tempdir().unwrap();
@@ -859,6 +860,22 @@ fn analyze_in_the_background_writes_its_progress_every_so_often() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("--progress-every") && stderr.contains("`soon` is not a number"));
+    // `graph --count` writes its count of positions so far the same way.
+    for (every, logged) in [("600", false), ("0.001", true)] {
+        let output = Command::cargo_bin("spider")
+            .unwrap()
+            .args(["graph", "--count", "--progress-every", every])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let lines = stderr
+            .lines()
+            .filter(|l| l.starts_with("after ") && l.contains(" positions (stage "))
+            .count();
+        assert_eq!(lines > 0, logged, "{stderr}");
+    }
 }
 
 /// `analyze --disk` proves the same deal lost with the same counts, also
