@@ -1691,8 +1691,29 @@ where
                             .or_insert_with(|| info.clone());
                     }
                 }
+                // The parts kept are counted when the round ends; they are
+                // reported now, with the layer's rounds before them, as a
+                // stop between rounds reports the layer so far (in its
+                // first round, with its entries: every part's new states,
+                // which every part, kept or not, has read).
+                let mut here = current.here.clone();
+                if current.step == 0 {
+                    here.entries = outs.iter().map(|o| o.new).sum();
+                    let across = (outs.iter().flat_map(|o| &o.news))
+                        .filter(|&(&producer, _)| is_across(problem, producer, layer))
+                        .map(|(_, &n)| n)
+                        .sum();
+                    here.entries_across = Some(across);
+                }
                 current.done = outs.into_iter().filter(|o| !o.stopped).collect();
-                // Counted when the round ends; reported now.
+                for out in &current.done {
+                    here.positions += out.new;
+                    here.expanded += out.expanded;
+                    here.moves += out.moves;
+                    here.goals += out.goals;
+                    here.leaves += out.leaves;
+                    here.dead += out.dead;
+                }
                 let kept: u64 = current.done.iter().map(|o| o.new).sum();
                 manifest.current = Some(current);
                 let reason = match out_of_time(limits, cancel, started) {
@@ -1702,6 +1723,8 @@ where
                 };
                 self.save_disk_manifest(&dir, &mut manifest, &stats, &mut unsaved)?;
                 stats.positions += kept;
+                stats.add_counts(&here);
+                stats.layers.push(here);
                 break 'search End::Stopped(reason);
             }
             for (part, run) in runs.into_iter().enumerate() {
@@ -2842,6 +2865,23 @@ mod tests {
             assert_eq!(outcome.end, End::Stopped(StopReason::Positions));
             assert!(outcome.stats.positions >= max);
             over.push(outcome.stats.positions - max);
+            // What it reports is what the manifest holds: the layers
+            // finished, the current one's rounds and the parts kept.
+            let manifest: DiskManifest =
+                serde_json::from_slice(&fs::read(dir.path().join("disk-manifest.json")).unwrap())
+                    .unwrap();
+            let current = manifest.current.expect("stopped inside a layer");
+            let finished = manifest.layers.iter();
+            let sum = |f: fn(&LayerStats) -> u64, g: fn(&TaskOut) -> u64| {
+                finished.clone().map(f).sum::<u64>()
+                    + f(&current.here)
+                    + current.done.iter().map(g).sum::<u64>()
+            };
+            let stats = &outcome.stats;
+            assert_eq!(stats.positions, sum(|l| l.positions, |o| o.new));
+            assert_eq!(stats.dead, sum(|l| l.dead, |o| o.dead));
+            assert_eq!(stats.expanded, sum(|l| l.expanded, |o| o.expanded));
+            assert_eq!(stats.layers.last().map(|l| l.layer), Some(current.layer));
         };
         assert!(over.len() > 50);
         assert!(over.iter().all(|&o| o < 40), "{over:?}");
