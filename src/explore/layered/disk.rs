@@ -69,7 +69,8 @@
 //! search are the same layer by layer, those of a stopped one may not be.
 //! A stopped search's positions may differ too: the in-memory search
 //! stops between batches, this one between parts of a round (it reports
-//! the states of the parts kept, which the resumed round counts).
+//! the layer so far with the parts kept, which the resumed round counts
+//! again when it ends).
 
 use std::collections::BTreeSet;
 use std::process::Command;
