@@ -278,6 +278,26 @@ struct TaskOut {
     stopped: bool,
 }
 
+impl TaskOut {
+    /// Adds what the task expanded and found to its layer's counts.
+    fn count_into(&self, here: &mut LayerStats) {
+        here.expanded += self.expanded;
+        here.moves += self.moves;
+        here.goals += self.goals;
+        here.leaves += self.leaves;
+        here.dead += self.dead;
+    }
+
+    /// Its new states whose first record came from another whole layer
+    /// (the layer's entries from across, in its first round).
+    fn new_across<P: Problem>(&self, problem: &P, layer: u64) -> u64 {
+        (self.news.iter())
+            .filter(|&(&producer, _)| is_across(problem, producer, layer))
+            .map(|(_, &n)| n)
+            .sum()
+    }
+}
+
 /// Whether a record that layer `producer` made for layer `target` came
 /// from another whole layer ([`Problem::whole_layer`]; the start's does).
 fn is_across<P: Problem>(problem: &P, producer: u64, target: u64) -> bool {
@@ -1617,8 +1637,11 @@ where
                     // finished, so that a crash keeps them too.
                     let wave = if waves { pool.threads() } else { PARTS };
                     let mut todo = todo.into_iter();
-                    while todo.len() > 0 {
+                    loop {
                         let batch: Vec<_> = todo.by_ref().take(wave).collect();
+                        if batch.is_empty() {
+                            break;
+                        }
                         let expanded = pool.install(|| {
                             batch
                                 .into_par_iter()
@@ -1649,6 +1672,7 @@ where
                             break;
                         }
                         if todo.len() == 0 {
+                            // The last wave: the round's end reports it.
                             break;
                         }
                         let finished: Vec<&TaskOut> = outs.iter().filter(|o| !o.stopped).collect();
@@ -1700,22 +1724,16 @@ where
                 let mut here = current.here.clone();
                 if current.step == 0 {
                     here.entries = outs.iter().map(|o| o.new).sum();
-                    let across = (outs.iter().flat_map(|o| &o.news))
-                        .filter(|&(&producer, _)| is_across(problem, producer, layer))
-                        .map(|(_, &n)| n)
-                        .sum();
-                    here.entries_across = Some(across);
+                    here.entries_across =
+                        Some(outs.iter().map(|o| o.new_across(problem, layer)).sum());
                 }
                 current.done = outs.into_iter().filter(|o| !o.stopped).collect();
+                let mut kept = 0;
                 for out in &current.done {
-                    here.positions += out.new;
-                    here.expanded += out.expanded;
-                    here.moves += out.moves;
-                    here.goals += out.goals;
-                    here.leaves += out.leaves;
-                    here.dead += out.dead;
+                    kept += out.new;
+                    out.count_into(&mut here);
                 }
-                let kept: u64 = current.done.iter().map(|o| o.new).sum();
+                here.positions += kept;
                 manifest.current = Some(current);
                 let reason = match out_of_time(limits, cancel, started) {
                     Some(reason) => reason,
@@ -1745,12 +1763,7 @@ where
             let mut frontier_files = 0;
             for out in &outs {
                 new += out.new;
-                across += out
-                    .news
-                    .iter()
-                    .filter(|&(&producer, _)| is_across(problem, producer, layer))
-                    .map(|(_, &n)| n)
-                    .sum::<u64>();
+                across += out.new_across(problem, layer);
                 for (&producer, &n) in &out.dups {
                     // The current layer's are added to the totals with
                     // the layer; a finished layer's now.
@@ -1763,11 +1776,7 @@ where
                         stats.duplicates += n;
                     }
                 }
-                here.expanded += out.expanded;
-                here.moves += out.moves;
-                here.goals += out.goals;
-                here.leaves += out.leaves;
-                here.dead += out.dead;
+                out.count_into(here);
                 stats.max_depth = stats.max_depth.max(out.max_depth);
                 task_memory = task_memory.max(out.memory);
                 frontiers += out.frontier_bytes;
