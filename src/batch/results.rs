@@ -139,6 +139,11 @@ pub struct BlindSettings {
     /// in files written before it did and by the other players: none).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub deeper: usize,
+    /// Rows the lookahead drew past each deal to choose how to leave the
+    /// piles before it (0, as in files written before it did and by the
+    /// rollout player: none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub deal_look: usize,
     pub seed: u64,
 }
 

@@ -469,6 +469,7 @@ mod tests {
                 lookahead: 5000,
                 check: 0,
                 deeper: 0,
+                deal_look: 0,
                 seed: 1,
             },
             game_seed: None,

@@ -113,6 +113,13 @@ pub struct Args {
     /// alone).
     #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEEPER, requires = "hidden", value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
     hidden_deeper: usize,
+    /// With --hidden (lookahead, and hop's lookahead lines): when the
+    /// lookahead's line deals, draw N rows for the deal and leave the piles
+    /// as the best of the lookahead's five best arrangements before it by
+    /// what the player could do next on average (0: the lookahead's
+    /// arrangement).
+    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEAL_LOOK, requires = "hidden", value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
+    hidden_deal_look: usize,
     /// With --hidden: seed of the samples (the same seed plays the same
     /// games).
     #[arg(long, value_name = "N", default_value_t = 1, requires = "hidden", value_parser = super::flags::whole(0, u64::MAX))]
@@ -144,6 +151,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             lookahead: args.hidden_lookahead,
             check: args.hidden_check,
             deeper: args.hidden_deeper,
+            deal_look: args.hidden_deal_look,
             seed: args.seed,
         };
         let (code, records) = super::hidden::run(

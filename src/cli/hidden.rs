@@ -41,6 +41,11 @@ fn kept(settings: &HiddenSettings) -> BlindSettings {
         } else {
             0
         },
+        deal_look: if settings.player != Player::Rollout {
+            settings.deal_look
+        } else {
+            0
+        },
         seed: settings.seed,
     }
 }
@@ -75,7 +80,7 @@ pub fn run(
     for record in existing.into_iter().filter(|r| config.includes(r)) {
         match &record.blind {
             Some(blind) if blind.settings != mine => anyhow::bail!(
-                "{}: deal {} was played blind with other settings (player {}, {}, {} positions, lookahead {}, check {}, deeper {}, at most {}, seed {}): give the same flags, or another results file",
+                "{}: deal {} was played blind with other settings (player {}, {}, {} positions, lookahead {}, check {}, deeper {}, deal look {}, at most {}, seed {}): give the same flags, or another results file",
                 output.map_or(String::new(), |p| p.display().to_string()),
                 record.number,
                 blind.settings.player,
@@ -87,6 +92,7 @@ pub fn run(
                 blind.settings.lookahead,
                 blind.settings.check,
                 blind.settings.deeper,
+                blind.settings.deal_look,
                 spider_analyzer::text::count(blind.settings.max_moves as u64, "move"),
                 blind.settings.seed
             ),
@@ -207,6 +213,7 @@ pub fn run(
                 "lookahead": settings.lookahead,
                 "check": kept(settings).check,
                 "deeper": kept(settings).deeper,
+                "deal_look": kept(settings).deal_look,
                 "seed": settings.seed,
             },
             "deals": n,
@@ -286,7 +293,7 @@ pub fn run(
         }
         writeln!(
             out,
-            "settings             player {}, {} per decision, {} positions per solve, {}{}, at most {}, seed {} (--seed {} plays the same games)",
+            "settings             player {}, {} per decision, {} positions per solve, {}{}{}, at most {}, seed {} (--seed {} plays the same games)",
             settings.player,
             count(settings.samples as u64, "sample"),
             settings
@@ -300,6 +307,10 @@ pub fn run(
             match kept(settings).deeper {
                 0 => String::new(),
                 n => format!(", {} drawn past each line", count(n as u64, "card")),
+            },
+            match kept(settings).deal_look {
+                0 => String::new(),
+                n => format!(", {} drawn past each deal", count(n as u64, "row")),
             },
             count(settings.max_moves as u64, "move"),
             settings.seed,

@@ -71,6 +71,12 @@ pub struct Args {
     /// alone).
     #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEEPER, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
     deeper: usize,
+    /// (lookahead, and hop's lookahead lines) When the lookahead's line
+    /// deals, draw N rows for the deal and leave the piles as the best of
+    /// the lookahead's five best arrangements before it by what the player
+    /// could do next on average (0: the lookahead's arrangement).
+    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEAL_LOOK, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
+    deal_look: usize,
     /// Seed of the samples (the same seed plays the same game).
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -122,6 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         lookahead: args.lookahead,
         check: args.check,
         deeper: args.deeper,
+        deal_look: args.deal_look,
         seed: args.seed,
     };
     let pool = rayon::ThreadPoolBuilder::new()

@@ -67,8 +67,8 @@ use crate::game::Move;
 use crate::stats::Interval;
 
 pub use super::policy::{
-    Choice, DEFAULT_CHECK, DEFAULT_DEEPER, DEFAULT_LOOKAHEAD, HiddenSettings, Player, Policy,
-    PolicyStats,
+    Choice, DEFAULT_CHECK, DEFAULT_DEAL_LOOK, DEFAULT_DEEPER, DEFAULT_LOOKAHEAD, HiddenSettings,
+    Player, Policy, PolicyStats,
 };
 
 use super::deeper::Deeper;
@@ -462,7 +462,7 @@ impl Policy for Hop {
                 view,
                 self.settings.lookahead,
                 &self.seen,
-                Deeper::drawing(self.settings.deeper),
+                Deeper::drawing(self.settings.deeper).past_deals(self.settings.deal_look),
                 &mut self.deeper_rng,
             )?;
             if let Some(line) = line
@@ -623,7 +623,7 @@ impl Policy for Lookahead {
                 view,
                 self.settings.lookahead.max(1),
                 &self.seen,
-                Deeper::drawing(self.settings.deeper),
+                Deeper::drawing(self.settings.deeper).past_deals(self.settings.deal_look),
                 &mut self.rng,
             )?;
             match line {

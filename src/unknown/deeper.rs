@@ -16,6 +16,18 @@
 //! the cards not seen, and the real card is learnt only when the line is
 //! played (sparse sampling, Kearns, Mansour and Ng 2002; the per-reveal
 //! sampling of Bjarnason, Fern and Tadepalli 2009).
+//!
+//! **The look past the deal** ([`Deeper::deal_draws`]). When the
+//! lookahead's best line deals, the piles can often be left in many ways
+//! before the deal, and the lookahead ranks them by the position after it,
+//! where the ten cards dealt are unknown (ten breaks). A player can
+//! imagine the row instead: of the best [`DEAL_LINES`] arrangements (the
+//! lookahead's lines to a deal, each from another position), it draws rows
+//! from the cards not seen, the same rows for every arrangement, deals
+//! each onto each, and keeps the arrangement whose rows leave the best
+//! next line on average. Every candidate deals, so they all spend the
+//! same row (unlike a deal weighed against a card, below). The real row is
+//! learnt only when dealt.
 
 use std::collections::HashSet;
 
@@ -24,7 +36,7 @@ use crate::deal::ShapeError;
 use crate::deal::numbered::SplitMix64;
 use crate::game::Move;
 
-use super::lookahead::{Line, lines, value};
+use super::lookahead::{Line, lines, lines_and_deals, value};
 use super::sample::draw;
 use super::view::{View, ViewError};
 
@@ -37,6 +49,10 @@ pub struct Deeper {
     pub samples: usize,
     /// Positions of the lookahead from each drawn card.
     pub positions: usize,
+    /// Rows drawn past a deal when the lookahead's best line deals, to
+    /// choose among its best arrangements of the piles before it
+    /// ([`DEAL_LINES`]; 0: the lookahead's arrangement).
+    pub deal_draws: usize,
 }
 
 impl Deeper {
@@ -46,6 +62,7 @@ impl Deeper {
         lines: 3,
         samples: 4,
         positions: 10_000,
+        deal_draws: 0,
     };
 
     /// The look of `--hidden-deeper samples` (0: none, the lookahead's
@@ -54,6 +71,14 @@ impl Deeper {
         Deeper {
             samples,
             ..Deeper::DEFAULT
+        }
+    }
+
+    /// This look, and `draws` rows drawn past a deal ([`Deeper::deal_draws`]).
+    pub fn past_deals(self, draws: usize) -> Deeper {
+        Deeper {
+            deal_draws: draws,
+            ..self
         }
     }
 }
@@ -71,7 +96,16 @@ pub fn best_line(
     deeper: Deeper,
     rng: &mut SplitMix64,
 ) -> Result<Option<Line>, ShapeError> {
-    let found = lines(&view.deal(), max_positions, avoid)?;
+    let keep = if deeper.deal_draws > 0 { DEAL_LINES } else { 0 };
+    let found = lines_and_deals(&view.deal(), max_positions, avoid, keep)?;
+    if found
+        .leaves
+        .first()
+        .is_some_and(|l| l.moves.last() == Some(&Move::Deal))
+        && found.deals.len() > 1
+    {
+        return past_the_deal(view, found.deals, avoid, deeper.deal_draws, rng).map(Some);
+    }
     let mut candidates: Vec<Line> = found.leaves.into_iter().take(deeper.lines).collect();
     // A deal is the lookahead's call alone: the value has no term for the
     // stock rows left, so a look past a deal sees ten more cards face up
@@ -102,6 +136,45 @@ pub fn best_line(
     }
     let (_, index) = best.expect("two lines");
     Ok(candidates.into_iter().nth(index))
+}
+
+/// The arrangements of the piles weighed before a deal
+/// ([`Deeper::deal_draws`]): the lookahead's best lines to a deal, each
+/// from another position.
+pub const DEAL_LINES: usize = 5;
+/// Positions of the lookahead from each row drawn past a deal.
+pub const DEAL_POSITIONS: usize = 5_000;
+
+/// Of `deals` (lines that end by dealing, each from another arrangement
+/// of the piles, the lookahead's best first), the one whose drawn rows
+/// leave the best next line on average: `draws` rows drawn from the cards
+/// not seen, the same rows for every line, each line played with each and
+/// valued by the lookahead's best line from there within
+/// [`DEAL_POSITIONS`] positions ([`next_value`]). Ties go to the line
+/// found first. Every line deals, so all of them spend the same row: the
+/// objection to weighing a deal against a card (the value has no term for
+/// the rows left) does not arise.
+fn past_the_deal(
+    view: &View,
+    deals: Vec<Line>,
+    avoid: &HashSet<u128>,
+    draws: usize,
+    rng: &mut SplitMix64,
+) -> Result<Line, ShapeError> {
+    let unseen = view.unseen();
+    let rows: Vec<Vec<Card>> = (0..draws).map(|_| draw(&unseen, rng)).collect();
+    let mut best: Option<(i64, usize)> = None;
+    for (index, line) in deals.iter().enumerate() {
+        let mut total = 0i64;
+        for cards in &rows {
+            total += next_value(view, &line.moves, cards, DEAL_POSITIONS, avoid)? as i64;
+        }
+        if best.is_none_or(|(b, _)| total > b) {
+            best = Some((total, index));
+        }
+    }
+    let (_, index) = best.expect("two lines");
+    Ok(deals.into_iter().nth(index).expect("a line"))
 }
 
 /// A value no position reaches but a win: every run removed.
@@ -216,6 +289,92 @@ mod tests {
             }
         }
         // The look past the card changes some choices, or it is no look.
+        assert!(differed > 0);
+    }
+
+    /// Views of own 4-suit deals where the lookahead's best line deals:
+    /// each game played by the lookahead's lines with its real cards up to
+    /// its second deal.
+    fn views_before_a_deal() -> Vec<View> {
+        let mut out = Vec::new();
+        for number in 1..=8 {
+            let deal = numbered::deal(number, SuitCount::Four, Rules::Standard);
+            let mut referee = crate::unknown::referee::Referee::new(&deal).unwrap();
+            let mut seen = HashSet::new();
+            let mut dealt = 0;
+            while dealt < 2 {
+                seen.insert(referee.view().key());
+                let Some(line) =
+                    crate::unknown::lookahead::best_line(&referee.view().deal(), 2_000, &seen)
+                        .unwrap()
+                else {
+                    break;
+                };
+                if line.moves.last() == Some(&Move::Deal) {
+                    out.push(referee.view().clone());
+                    dealt += 1;
+                }
+                for mv in line.moves {
+                    referee.play(mv).unwrap();
+                }
+            }
+        }
+        out
+    }
+
+    /// The lines to a deal that [`lines_and_deals`] keeps each deal, from
+    /// positions all different, best first; the first is the lookahead's
+    /// own line to a deal. Before a deal, the look past it plays one of
+    /// them, the lookahead's line without draws, and another in some views
+    /// (or it is no look); the draws are of cards not seen, from the view.
+    #[test]
+    fn before_a_deal_it_leaves_the_piles_as_one_of_the_lookaheads_best_arrangements() {
+        let avoid = HashSet::new();
+        let views = views_before_a_deal();
+        assert!(views.len() >= 8, "{} views", views.len());
+        let mut differed = 0;
+        for view in &views {
+            let found = lines_and_deals(&view.deal(), 2_000, &avoid, DEAL_LINES).unwrap();
+            let plain = lines(&view.deal(), 2_000, &avoid).unwrap();
+            assert_eq!(found.leaves, plain.leaves);
+            assert!(plain.deals.is_empty());
+            assert_eq!(found.leaves[0].moves.last(), Some(&Move::Deal));
+            assert_eq!(found.deals[0], found.leaves[0]);
+            assert!(found.deals.len() <= DEAL_LINES);
+            let game = crate::game::Game::new(&view.deal()).unwrap();
+            let mut before = HashSet::new();
+            for pair in found.deals.windows(2) {
+                assert!(pair[0].value >= pair[1].value);
+            }
+            for line in &found.deals {
+                assert_eq!(line.moves.last(), Some(&Move::Deal));
+                let mut position = game.start().clone();
+                for &mv in &line.moves[..line.moves.len() - 1] {
+                    game.check(&position, mv).unwrap();
+                    position = game.apply(&position, mv).position;
+                }
+                assert!(
+                    before.insert(game.key(&position)),
+                    "two lines from one position"
+                );
+            }
+            let mut rng = SplitMix64::new(3);
+            let none = Deeper::drawing(0);
+            assert_eq!(
+                best_line(view, 2_000, &avoid, none, &mut rng)
+                    .unwrap()
+                    .as_ref(),
+                Some(&found.leaves[0])
+            );
+            let look = Deeper::drawing(0).past_deals(4);
+            let chosen = best_line(view, 2_000, &avoid, look, &mut rng)
+                .unwrap()
+                .unwrap();
+            assert!(found.deals.contains(&chosen));
+            if chosen != found.deals[0] {
+                differed += 1;
+            }
+        }
         assert!(differed > 0);
     }
 }

@@ -136,6 +136,11 @@ pub const DEFAULT_LOOKAHEAD: usize = 50_000;
 /// proven gain is not played unasked.
 pub const DEFAULT_DEEPER: usize = 0;
 
+/// The rows drawn past a deal to choose how to leave the piles before it
+/// ([`super::deeper::DEAL_LINES`] arrangements weighed), at default
+/// settings (`--hidden-deal-look`, `--deal-look`).
+pub const DEFAULT_DEAL_LOOK: usize = 0;
+
 /// How the hidden player plays.
 #[derive(Clone, Debug)]
 pub struct HiddenSettings {
@@ -162,6 +167,11 @@ pub struct HiddenSettings {
     /// lines turns up, to choose among them by what the player could do
     /// next ([`super::deeper`]; 0: by the lookahead's value alone).
     pub deeper: usize,
+    /// [`Player::Lookahead`], and [`Player::Hop`] when it plays the
+    /// lookahead's line: when that line deals, rows drawn past the deal to
+    /// choose among the lookahead's best arrangements of the piles before
+    /// it ([`super::deeper`]; 0: the lookahead's arrangement).
+    pub deal_look: usize,
     /// Seeds the samples of the game (with the deal's number mixed in by
     /// the caller, so each game has its own).
     pub seed: u64,
@@ -186,6 +196,7 @@ impl Default for HiddenSettings {
             lookahead: DEFAULT_LOOKAHEAD,
             check: DEFAULT_CHECK,
             deeper: DEFAULT_DEEPER,
+            deal_look: DEFAULT_DEAL_LOOK,
             seed: 1,
         }
     }

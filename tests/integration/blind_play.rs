@@ -30,8 +30,10 @@ fn settings(seed: u64) -> HiddenSettings {
         max_moves: 150,
         lookahead: 2_000,
         check: spider_analyzer::unknown::blind::DEFAULT_CHECK,
-        // The look past a line's card on: the no-peeking tests cover it too.
+        // The looks past a line's card and past a deal on: the no-peeking
+        // tests cover them too.
         deeper: 4,
+        deal_look: 4,
         seed,
     }
 }
@@ -575,6 +577,69 @@ fn batch_hidden_writes_a_results_file_and_resumes_it() {
         html.contains("Played blind (seeing only the face-up cards)"),
         "{html}"
     );
+}
+
+/// The look past the deal, asked of `batch --hidden`, is kept in the
+/// results file with the game and printed in the summary; the same study
+/// without it is refused, naming it; and `spider play --blind
+/// --deal-look` with the game's seed plays the study's game again.
+#[test]
+fn the_look_past_the_deal_is_kept_with_the_game_and_replayed_by_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("blind.jsonl");
+    let run = |look: &str| {
+        spider()
+            .args(["batch", "--hidden", "--pysol", "3..3"])
+            .args(["--hidden-player", "lookahead", "--hidden-lookahead", "3000"])
+            .args([
+                "--hidden-deal-look",
+                look,
+                "--max-positions",
+                "1",
+                "-j",
+                "1",
+                "-o",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    let first = run("3");
+    assert!(matches!(first.status.code(), Some(0 | 1)), "{first:?}");
+    let stdout = String::from_utf8(first.stdout).unwrap();
+    assert!(stdout.contains("3 rows drawn past each deal"), "{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let record: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+    let blind = &record["blind"];
+    assert_eq!(blind["settings"]["deal_look"], 3, "{text}");
+    let refused = run("0");
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(stderr.contains("deal look 3"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    let deal = dir.path().join("p3.yaml");
+    let yaml = spider().args(["deal", "--pysol", "3"]).output().unwrap();
+    std::fs::write(&deal, yaml.stdout).unwrap();
+    let seed = blind["game_seed"].as_u64().unwrap().to_string();
+    let play = |look: &str| {
+        let out = spider()
+            .args(["play", "--blind", "--json", "--player", "lookahead"])
+            .args(["--lookahead", "3000", "--deal-look", look, "--seed", &seed])
+            .arg(&deal)
+            .output()
+            .unwrap();
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let game = play("3");
+    assert_eq!(game["won"], blind["won"]);
+    assert_eq!(game["moves"], blind["moves"]);
+    assert_eq!(game["face_down_left"], blind["face_down_left"]);
+    // The look changes the game: without it, another line of moves.
+    let moves = |game: &serde_json::Value| -> Vec<String> {
+        let log = game["log"].as_array().unwrap();
+        log.iter().map(|m| m["move"].to_string()).collect()
+    };
+    assert_ne!(moves(&play("0")), moves(&game));
 }
 
 /// A deal whose card completes a run uncovers one more card: the view asks
