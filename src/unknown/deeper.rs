@@ -122,20 +122,43 @@ pub fn best_line(
     if candidates.len() < 2 || deeper.samples == 0 || candidates[0].value >= WON {
         return Ok(candidates.into_iter().next().or(found.inner));
     }
+    let index = best_on_average(
+        view,
+        &candidates,
+        deeper.samples,
+        deeper.positions,
+        avoid,
+        rng,
+    )?;
+    Ok(candidates.into_iter().nth(index))
+}
+
+/// The index of the line of `candidates` whose drawn cards leave the best
+/// next line on average: `draws` completions of the cards not seen, drawn
+/// once for all the lines (so that they differ by where they lead, not by
+/// luck), each line played with each and valued by [`next_value`] within
+/// `positions`. Ties go to the first line.
+fn best_on_average(
+    view: &View,
+    candidates: &[Line],
+    draws: usize,
+    positions: usize,
+    avoid: &HashSet<u128>,
+    rng: &mut SplitMix64,
+) -> Result<usize, ShapeError> {
     let unseen = view.unseen();
-    let draws: Vec<Vec<Card>> = (0..deeper.samples).map(|_| draw(&unseen, rng)).collect();
+    let drawn: Vec<Vec<Card>> = (0..draws).map(|_| draw(&unseen, rng)).collect();
     let mut best: Option<(i64, usize)> = None;
     for (index, line) in candidates.iter().enumerate() {
         let mut total = 0i64;
-        for cards in &draws {
-            total += next_value(view, &line.moves, cards, deeper.positions, avoid)? as i64;
+        for cards in &drawn {
+            total += next_value(view, &line.moves, cards, positions, avoid)? as i64;
         }
         if best.is_none_or(|(b, _)| total > b) {
             best = Some((total, index));
         }
     }
-    let (_, index) = best.expect("two lines");
-    Ok(candidates.into_iter().nth(index))
+    Ok(best.map_or(0, |(_, index)| index))
 }
 
 /// The arrangements of the piles weighed before a deal
@@ -161,19 +184,7 @@ fn past_the_deal(
     draws: usize,
     rng: &mut SplitMix64,
 ) -> Result<Line, ShapeError> {
-    let unseen = view.unseen();
-    let rows: Vec<Vec<Card>> = (0..draws).map(|_| draw(&unseen, rng)).collect();
-    let mut best: Option<(i64, usize)> = None;
-    for (index, line) in deals.iter().enumerate() {
-        let mut total = 0i64;
-        for cards in &rows {
-            total += next_value(view, &line.moves, cards, DEAL_POSITIONS, avoid)? as i64;
-        }
-        if best.is_none_or(|(b, _)| total > b) {
-            best = Some((total, index));
-        }
-    }
-    let (_, index) = best.expect("two lines");
+    let index = best_on_average(view, &deals, draws, DEAL_POSITIONS, avoid, rng)?;
     Ok(deals.into_iter().nth(index).expect("a line"))
 }
 
@@ -223,28 +234,39 @@ mod tests {
     use crate::cards::SuitCount;
     use crate::deal::{Rules, numbered};
 
-    /// Views of own deals at the start and after a few of the lookahead's
-    /// lines played with the real cards turning up.
-    fn views(suits: SuitCount) -> Vec<View> {
-        let mut out = Vec::new();
-        for number in 1..=6 {
+    /// Own deals 1 to `deals` of `suits` suits, each played by the
+    /// lookahead's lines (2,000 positions, the positions played through
+    /// avoided) with its real cards: `keep` is given the number of lines
+    /// played before in that game, the view and the line found from it,
+    /// and says whether to play it and go on.
+    fn walk(suits: SuitCount, deals: u64, mut keep: impl FnMut(usize, &View, &Line) -> bool) {
+        for number in 1..=deals {
             let deal = numbered::deal(number, suits, Rules::Standard);
             let mut referee = crate::unknown::referee::Referee::new(&deal).unwrap();
-            for _ in 0..4 {
-                out.push(referee.view().clone());
-                let Some(line) = crate::unknown::lookahead::best_line(
-                    &referee.view().deal(),
-                    2_000,
-                    &HashSet::new(),
-                )
-                .unwrap() else {
+            let mut seen = HashSet::new();
+            for step in 0.. {
+                seen.insert(referee.view().key());
+                let view = referee.view().clone();
+                let found = crate::unknown::lookahead::best_line(&view.deal(), 2_000, &seen);
+                let Some(line) = found.unwrap() else { break };
+                if !keep(step, &view, &line) {
                     break;
-                };
+                }
                 for mv in line.moves {
                     referee.play(mv).unwrap();
                 }
             }
         }
+    }
+
+    /// Views of own deals at the start and after a few of the lookahead's
+    /// lines played with the real cards turning up.
+    fn views(suits: SuitCount) -> Vec<View> {
+        let mut out = Vec::new();
+        walk(suits, 6, |step, view, _| {
+            out.push(view.clone());
+            step + 1 < 4
+        });
         out
     }
 
@@ -297,28 +319,17 @@ mod tests {
     /// its second deal.
     fn views_before_a_deal() -> Vec<View> {
         let mut out = Vec::new();
-        for number in 1..=8 {
-            let deal = numbered::deal(number, SuitCount::Four, Rules::Standard);
-            let mut referee = crate::unknown::referee::Referee::new(&deal).unwrap();
-            let mut seen = HashSet::new();
-            let mut dealt = 0;
-            while dealt < 2 {
-                seen.insert(referee.view().key());
-                let Some(line) =
-                    crate::unknown::lookahead::best_line(&referee.view().deal(), 2_000, &seen)
-                        .unwrap()
-                else {
-                    break;
-                };
-                if line.moves.last() == Some(&Move::Deal) {
-                    out.push(referee.view().clone());
-                    dealt += 1;
-                }
-                for mv in line.moves {
-                    referee.play(mv).unwrap();
-                }
+        let mut dealt = 0;
+        walk(SuitCount::Four, 8, |step, view, line| {
+            if step == 0 {
+                dealt = 0;
             }
-        }
+            if line.moves.last() == Some(&Move::Deal) {
+                out.push(view.clone());
+                dealt += 1;
+            }
+            dealt < 2
+        });
         out
     }
 
