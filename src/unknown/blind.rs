@@ -706,4 +706,74 @@ mod tests {
             }
         }
     }
+    /// Every card on the table face up, four empty piles and four rows to
+    /// deal (a position a 1-suit game of the lookahead player reached): the
+    /// deal waits for the empty piles, and the line to it is deeper than
+    /// the lookahead's 5,000 positions reach. The player fills the piles,
+    /// one line at a time, each leaving fewer empty, and then deals; before
+    /// it had no line and lost the game here.
+    #[test]
+    fn the_lookahead_player_fills_the_empty_piles_a_deal_waits_for() {
+        use super::super::lookahead::lines;
+        use super::super::referee::Referee;
+        use crate::deal::yaml;
+        use std::path::Path;
+        let row = "  - [XX, XX, XX, XX, XX, XX, XX, XX, XX, XX]\n";
+        let text = format!(
+            "suits: 1
+piles:
+  - face_up: []
+  - face_up: [QS, JS, 10S, 9S, 8S, 7S, 6S, 5S, 4S, 3S]
+  - face_up: [9S, 8S]
+  - face_up: []
+  - face_up: []
+  - face_up: [9S, 8S, 7S, 6S, 5S, 4S, 3S]
+  - face_up: [5S, 4S, 3S]
+  - face_up: [KS, QS, JS]
+  - face_up: []
+  - face_up: []
+stock:
+{row}{row}{row}{row}removed: [S, S, S]
+"
+        );
+        let seen = yaml::from_str(&text, Path::new("t.yaml")).unwrap();
+        let settings = HiddenSettings {
+            player: Player::Lookahead,
+            lookahead: 5000,
+            ..HiddenSettings::default()
+        };
+        let found = lines(&seen, settings.lookahead, &HashSet::new()).unwrap();
+        assert!(found.leaves.is_empty());
+        let inner = found.inner.expect("a line that fills an empty pile");
+        assert!(!inner.turns_up);
+        let view = View::of(&seen).unwrap();
+        let real = seen
+            .with_unknowns_filled(&draw(&view.unseen(), &mut SplitMix64::new(1)))
+            .unwrap();
+        let mut referee = Referee::new(&real).unwrap();
+        let mut player = Lookahead::new(settings);
+        let empty = |view: &View| {
+            (0..crate::deal::PILES)
+                .filter(|&p| view.position().is_empty_pile(p))
+                .count()
+        };
+        let cancel = AtomicBool::new(false);
+        let mut moves = 0;
+        loop {
+            let view = referee.view().clone();
+            let choice = player.choose(&view, &cancel).unwrap().expect("a move");
+            if choice.mv == Move::Deal {
+                assert_eq!(empty(&view), 0);
+                break;
+            }
+            assert!(matches!(choice.mv, Move::Shift { .. }));
+            let turned = referee.play(choice.mv).unwrap();
+            assert!(turned.is_empty());
+            assert!(empty(referee.view()) <= empty(&view));
+            player.observe(choice.mv, referee.view(), &turned);
+            moves += 1;
+            assert!(moves <= 12, "no deal after {moves} moves");
+        }
+        assert!(moves >= 4);
+    }
 }

@@ -209,7 +209,16 @@ pub struct Lines {
     /// A line that wins comes alone.
     pub leaves: Vec<Line>,
     /// The line to the best position that turns up nothing, scores higher
-    /// than the start and is not in `avoid`.
+    /// than the start and is not in `avoid`. When there is none and no
+    /// leaf either, while stock rows are left and some pile is empty (the
+    /// rules deal onto no empty pile): the line to the position, not in
+    /// `avoid`, with the fewest empty piles, fewer than at the start, and
+    /// of those the best. Filling empty piles scores lower (an empty pile
+    /// is worth more than a card on it), but the deal is the only way on,
+    /// and the line to it is deeper than the search reaches: with four
+    /// empty piles it is four moves into them, each one of some twenty
+    /// cards or runs, and breadth first the positions run out after three.
+    /// One pile filled at a time, the next search reaches the deal.
     pub inner: Option<Line>,
     /// The best lines that end by dealing, best first, as many as asked
     /// of [`lines_and_deals`] (none of [`lines`]).
@@ -253,6 +262,12 @@ pub fn lines_and_deals(
     // up nothing: anything else wanders.
     let mut best_inner: Option<(i32, u32)> = None;
     let start_value = value(&start);
+    // While the deal waits for the empty piles to be filled: the best
+    // position with the fewest of them (then the highest value), fewer
+    // than at the start and not in `avoid`.
+    let empty_piles = |p: &Position| (0..PILES).filter(|&i| p.is_empty_pile(i)).count();
+    let blocked = game.rows_left(&start) > 0 && empty_piles(&start) > 0;
+    let mut best_fill: Option<(usize, i32, u32)> = None;
     let ranks = unseen_ranks(&start);
     let mut moves = Vec::new();
     while let Some(at) = queue.pop_front() {
@@ -302,6 +317,14 @@ pub fn lines_and_deals(
             {
                 best_inner = Some((value, index));
             }
+            if blocked && !avoid.contains(&key) {
+                let empty = empty_piles(&tree[index as usize].2);
+                if empty < empty_piles(&start)
+                    && best_fill.is_none_or(|(e, v, _)| (empty, -value) < (e, -v))
+                {
+                    best_fill = Some((empty, value, index));
+                }
+            }
             queue.push_back(index);
         }
     }
@@ -315,6 +338,11 @@ pub fn lines_and_deals(
             turns_up: true,
         })
         .collect();
+    if leaves.is_empty() && best_inner.is_none() {
+        // Nothing to turn up and nothing better: fill the empty piles the
+        // deal waits for (see [`Lines::inner`]).
+        best_inner = best_fill.map(|(_, value, at)| (value, at));
+    }
     let mut best: Vec<(i32, usize, u32, Move)> = leaves.into_iter().map(|(_, b)| b).collect();
     best.sort_by_key(|&(value, order, ..)| (std::cmp::Reverse(value), order));
     Ok(Lines {
