@@ -13,7 +13,7 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use spider_analyzer::cards::Card;
+use spider_analyzer::cards::{Card, SuitCount};
 use spider_analyzer::deal::check;
 use spider_analyzer::game::{Game, Move};
 use spider_analyzer::html::play as page;
@@ -155,6 +155,31 @@ fn chance(estimate: Option<Interval>, player: Player) -> String {
         None if player == Player::Hop => "not known (the lookahead's move: no move starts enough sampled wins, one at 1 and 2 suits, two at 4)".into(),
         None => format!("not known (the {player} player samples no completion to solve)"),
     }
+}
+
+/// The line that says, before the first move, what the chances printed
+/// mean: shares of sampled completions won with every card known, so an
+/// upper bound of what a player who cannot see them wins; with the
+/// default player, beside the share of fresh deals it wins blind in the
+/// report studies (docs/unknown-cards.md: own 1-suit and 2-suit deals
+/// 101..200, PySol 101..200 at 4 suits).
+fn what_chances_mean(suits: SuitCount, player: Player) -> String {
+    let won_blind = match suits {
+        SuitCount::One => 88,
+        SuitCount::Two => 55,
+        SuitCount::Four => 10,
+    };
+    let study = if player == Player::default_for(suits) {
+        format!(
+            "; played blind, this player wins about {won_blind} % of fresh {}-suit deals",
+            suits.count()
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "chances: the share of sampled completions of the cards not seen that are won with every card known, an upper bound of yours, since you cannot see them{study} (docs/unknown-cards.md)"
+    )
 }
 
 fn cards_text(cards: &[Card]) -> String {
@@ -313,6 +338,7 @@ fn live(
         args.seed,
         args.seed
     )?;
+    writeln!(out, "{}", what_chances_mean(view.suits(), settings.player))?;
     writeln!(out, "{view}")?;
     let mut played = 0usize;
     loop {
