@@ -94,9 +94,9 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 3, requires = "hidden", value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
     hidden_samples: usize,
     /// With --hidden: stop each solve of a sampled completion after N
-    /// positions.
-    #[arg(long, value_name = "N", default_value_t = 100_000, requires = "hidden", value_parser = super::flags::whole(1, super::flags::MAX_COUNT))]
-    hidden_max_positions: u64,
+    /// positions (default: 50000 at 4 suits, 100000 at 1 and 2).
+    #[arg(long, value_name = "N", requires = "hidden", value_parser = super::flags::whole(1, super::flags::MAX_COUNT))]
+    hidden_max_positions: Option<u64>,
     /// With --hidden: with no solved plan, play the best line of moves that
     /// turn up nothing before one that does, searched within N positions
     /// (0: the move that scores best, as the first study's player did).
@@ -142,7 +142,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ),
             samples: args.hidden_samples,
             limits: Limits {
-                max_positions: Some(args.hidden_max_positions),
+                max_positions: Some(args.hidden_max_positions.unwrap_or(
+                    spider_analyzer::unknown::policy::default_solve_positions(config.suits),
+                )),
                 memory_limit: super::flags::MemoryLimit::Auto
                     .per_search(super::flags::threads(args.jobs)),
                 ..Limits::default()

@@ -52,9 +52,10 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     samples: u64,
     /// Stop each solve of a sampled completion after N positions (a budget
-    /// in work: the same moves on any machine).
-    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
-    max_positions: u64,
+    /// in work: the same moves on any machine; default: 50000 at 4 suits,
+    /// 100000 at 1 and 2).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_positions: Option<u64>,
     /// With no solved plan, play the best line of moves that turn up
     /// nothing before one that does, searched within N positions (0: the
     /// move whose position scores best).
@@ -119,7 +120,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         player: args.player.unwrap_or(Player::default_for(deal.suits)),
         samples: args.samples as usize,
         limits: Limits {
-            max_positions: Some(args.max_positions),
+            max_positions: Some(args.max_positions.unwrap_or(
+                spider_analyzer::unknown::policy::default_solve_positions(deal.suits),
+            )),
             memory_limit: super::flags::MemoryLimit::Auto
                 .per_search(super::flags::threads(args.jobs)),
             ..Limits::default()
@@ -247,7 +250,7 @@ fn blind(
             "file": name,
             "seed": args.seed,
             "samples": args.samples,
-            "max_positions": args.max_positions,
+            "max_positions": settings.limits.max_positions,
             "won": game.won,
             "ended": game.ended,
             "moves": game.moves,

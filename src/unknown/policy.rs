@@ -113,6 +113,23 @@ impl std::fmt::Display for Player {
     }
 }
 
+/// The positions a solve of a sampled completion may take at default
+/// settings (`batch --hidden-max-positions`, `spider play
+/// --max-positions`): 50,000 at 4 suits, 100,000 at 1 and 2. At 4 suits
+/// most solves from the positions a blind player reaches run to their
+/// budget, so the budget sets the seconds of a decision; on the report
+/// deals (PySol 101..200, HOP at its defaults, one thread) 43 of 100
+/// games had a move over 2 s at 100,000 (the slowest 4.9 s) and 9 at
+/// 50,000 (the slowest 2.8 s), and both won 10 of 100 (5 and 5 games
+/// differ), as 400,000 won 11: what the budget buys at 4 suits is time
+/// only (docs/unknown-cards.md).
+pub fn default_solve_positions(suits: SuitCount) -> u64 {
+    match suits {
+        SuitCount::Four => 50_000,
+        SuitCount::One | SuitCount::Two => 100_000,
+    }
+}
+
 /// The samples of [`super::blind::Hop`]'s check of the card to turn up at
 /// default settings (`--hidden-check`, `--check`).
 pub const DEFAULT_CHECK: usize = 10;
@@ -187,7 +204,8 @@ impl Default for HiddenSettings {
     /// The settings of `spider batch --hidden` and `spider play` at their
     /// defaults (limits without a memory limit, which the command line
     /// sets per thread): HOP, 3 samples a decision, 100,000 positions a
-    /// solve, 1000 moves, a lookahead of 50,000 positions, 10 samples a
+    /// solve (the default at 1 and 2 suits; the command line takes
+    /// [`default_solve_positions`] for the deal's suits), 1000 moves, a lookahead of 50,000 positions, 10 samples a
     /// check, no card drawn past a line ([`DEFAULT_DEEPER`]), seed 1.
     fn default() -> HiddenSettings {
         HiddenSettings {

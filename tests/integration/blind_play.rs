@@ -870,3 +870,29 @@ fn play_live_at_two_suits_gives_the_lookahead_players_move_a_chance() {
         "{stdout}"
     );
 }
+
+/// A solve of a sampled completion may take 50,000 positions at 4 suits
+/// and 100,000 at 1 and 2 when no budget is named, and the named one
+/// otherwise: `play --blind --json` reports the budget it played with.
+#[test]
+fn the_solves_budget_is_50000_positions_at_four_suits_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    for (suits, named, expected) in [
+        (SuitCount::Four, None, 50_000),
+        (SuitCount::Two, None, 100_000),
+        (SuitCount::Four, Some("7000"), 7_000),
+    ] {
+        let deal = numbered::deal(3, suits, Rules::Standard);
+        let path = write_yaml(&dir, "deal.yaml", &deal);
+        let mut command = spider();
+        command
+            .args(["play", "--blind", "--json", "--max-moves", "1", "-j", "1"])
+            .args(["--player", "lookahead", "--lookahead", "100"]);
+        if let Some(n) = named {
+            command.args(["--max-positions", n]);
+        }
+        let output = command.arg(&path).output().unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["max_positions"], expected, "{suits:?} {named:?}");
+    }
+}
