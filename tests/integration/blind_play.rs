@@ -896,3 +896,54 @@ fn the_solves_budget_is_50000_positions_at_four_suits_by_default() {
         assert_eq!(report["max_positions"], expected, "{suits:?} {named:?}");
     }
 }
+
+/// The share of fresh deals won blind that `spider play` prints before
+/// the first move is the report study's, read from its results file in
+/// `results/`: the default player at each suit count, at its defaults.
+#[test]
+fn the_share_play_gives_for_the_default_player_is_the_report_studys() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    for (suits, file) in [
+        (SuitCount::One, "blind-1-suit-101-200-hop.jsonl"),
+        (SuitCount::Two, "blind-2-suit-101-200-lookahead.jsonl"),
+        (SuitCount::Four, "blind-pysol-101-200-hop.jsonl"),
+    ] {
+        let text = std::fs::read_to_string(root.join("results").join(file)).unwrap();
+        let games: Vec<serde_json::Value> = text
+            .lines()
+            .skip(1)
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        assert_eq!(games.len(), 100, "{file}");
+        let won = games.iter().filter(|g| g["blind"]["won"] == true).count();
+        // The study played the default player with its default budgets.
+        let settings = &games[0]["blind"]["settings"];
+        assert_eq!(
+            settings["player"],
+            Player::default_for(suits).name(),
+            "{file}"
+        );
+        assert_eq!(
+            settings["max_positions"],
+            spider_analyzer::unknown::policy::default_solve_positions(suits),
+            "{file}"
+        );
+        let deal = numbered::deal(1, suits, Rules::Standard);
+        let seen = View::of(&deal).unwrap().deal();
+        let path = write_yaml(&dir, "fresh.yaml", &seen);
+        let run = spider()
+            .arg("play")
+            .arg(&path)
+            .args(["--max-moves", "0"])
+            .write_stdin("")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(run.stdout).unwrap();
+        let expected = format!(
+            "this player wins about {won} % of fresh {}-suit deals",
+            suits.count()
+        );
+        assert!(stdout.contains(&expected), "{file}: {expected}\n{stdout}");
+    }
+}
