@@ -266,7 +266,8 @@ pub fn lines_and_deals(
     // position with the fewest of them (then the highest value), fewer
     // than at the start and not in `avoid`.
     let empty_piles = |p: &Position| (0..PILES).filter(|&i| p.is_empty_pile(i)).count();
-    let blocked = game.rows_left(&start) > 0 && empty_piles(&start) > 0;
+    let start_empty = empty_piles(&start);
+    let blocked = game.rows_left(&start) > 0 && start_empty > 0;
     let mut best_fill: Option<(usize, i32, u32)> = None;
     let ranks = unseen_ranks(&start);
     let mut moves = Vec::new();
@@ -319,7 +320,7 @@ pub fn lines_and_deals(
             }
             if blocked && !avoid.contains(&key) {
                 let empty = empty_piles(&tree[index as usize].2);
-                if empty < empty_piles(&start)
+                if empty < start_empty
                     && best_fill.is_none_or(|(e, v, _)| (empty, -value) < (e, -v))
                 {
                     best_fill = Some((empty, value, index));

@@ -859,14 +859,10 @@ fn play_live_at_two_suits_gives_the_lookahead_players_move_a_chance() {
         "{stdout}"
     );
     assert!(!stdout.contains("not known"), "{stdout}");
-    // Before the first move, what the chances mean, with the default
-    // player's share of fresh deals won blind.
+    // Before the first move, what the chances mean (the default player's
+    // share of fresh deals beside it: the test after the next).
     assert!(
         stdout.contains("won with every card known, an upper bound of yours"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("this player wins about 55 % of fresh 2-suit deals"),
         "{stdout}"
     );
 }
