@@ -1,12 +1,14 @@
 //! What the blind-play examples share: a game of the study, as `spider
 //! batch --hidden` plays it (own deals, standard rules, the default player
-//! and seed), with `CHECK=0` in the environment for HOP without its check
+//! and seed; `PLAYER` names another player), with `CHECK=0` in the environment for HOP without its check
 //! of the card to turn up.
 
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::numbered::deal;
 use spider_analyzer::deal::{Deal, Rules};
+use spider_analyzer::solve::Limits;
 use spider_analyzer::unknown::blind::{DEFAULT_CHECK, HiddenSettings};
+use spider_analyzer::unknown::policy::{Player, default_solve_positions};
 
 /// The suit count an example's SUITS argument names (1, 2, else 4).
 pub fn suits(suits: u64) -> SuitCount {
@@ -18,14 +20,25 @@ pub fn suits(suits: u64) -> SuitCount {
 }
 
 /// Own deal `number` of `suits` suits and the settings of its game in the
-/// study.
+/// study: the default player for the suits (`PLAYER=hop`, `lookahead` or
+/// `rollout` names another) at its default budgets.
 pub fn game(suits: SuitCount, number: u64) -> (Deal, HiddenSettings) {
+    let defaults = HiddenSettings::default();
+    let player = std::env::var("PLAYER")
+        .ok()
+        .map(|name| Player::named(&name).expect("PLAYER: hop, lookahead or rollout"))
+        .unwrap_or(Player::default_for(suits));
     let settings = HiddenSettings {
+        player,
         check: std::env::var("CHECK")
             .ok()
             .and_then(|c| c.parse().ok())
             .unwrap_or(DEFAULT_CHECK),
-        ..HiddenSettings::default()
+        limits: Limits {
+            max_positions: Some(default_solve_positions(suits)),
+            ..defaults.limits.clone()
+        },
+        ..defaults
     };
     (
         deal(number, suits, Rules::Standard),
