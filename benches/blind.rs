@@ -18,7 +18,6 @@ use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::{Deal, Rules, numbered, pysol};
 use spider_analyzer::stats::Interval;
 use spider_analyzer::unknown::blind::{HiddenSettings, Player, play_hidden};
-use spider_analyzer::unknown::policy::default_solve_positions;
 
 fn env<T: std::str::FromStr>(name: &str) -> Option<T> {
     std::env::var(name).ok().and_then(|v| v.trim().parse().ok())
@@ -79,17 +78,12 @@ fn main() {
             let (mut won, mut cpu) = (0usize, 0.0);
             for number in first..first + deals {
                 let the_deal = deal(suit, number);
-                let defaults = HiddenSettings::default();
+                // The default budget of a solve at this suit count.
                 let settings = HiddenSettings {
                     player,
                     samples,
                     seed: 1 ^ number,
-                    // The default budget of a solve at this suit count.
-                    limits: spider_analyzer::solve::Limits {
-                        max_positions: Some(default_solve_positions(the_deal.suits)),
-                        ..defaults.limits.clone()
-                    },
-                    ..defaults
+                    ..HiddenSettings::for_suits(the_deal.suits)
                 };
                 let before = cpu_seconds();
                 let game = pool

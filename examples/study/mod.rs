@@ -1,14 +1,14 @@
 //! What the blind-play examples share: a game of the study, as `spider
 //! batch --hidden` plays it (own deals, standard rules, the default player
-//! and seed; `PLAYER` names another player), with `CHECK=0` in the environment for HOP without its check
+//! and seed), with `PLAYER=hop`, `lookahead` or `rollout` in the
+//! environment for another player and `CHECK=0` for HOP without its check
 //! of the card to turn up.
 
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::numbered::deal;
 use spider_analyzer::deal::{Deal, Rules};
-use spider_analyzer::solve::Limits;
 use spider_analyzer::unknown::blind::{DEFAULT_CHECK, HiddenSettings};
-use spider_analyzer::unknown::policy::{Player, default_solve_positions};
+use spider_analyzer::unknown::policy::Player;
 
 /// The suit count an example's SUITS argument names (1, 2, else 4).
 pub fn suits(suits: u64) -> SuitCount {
@@ -23,21 +23,16 @@ pub fn suits(suits: u64) -> SuitCount {
 /// study: the default player for the suits (`PLAYER=hop`, `lookahead` or
 /// `rollout` names another) at its default budgets.
 pub fn game(suits: SuitCount, number: u64) -> (Deal, HiddenSettings) {
-    let defaults = HiddenSettings::default();
-    let player = std::env::var("PLAYER")
-        .ok()
-        .map(|name| Player::named(&name).expect("PLAYER: hop, lookahead or rollout"))
-        .unwrap_or(Player::default_for(suits));
+    let defaults = HiddenSettings::for_suits(suits);
     let settings = HiddenSettings {
-        player,
+        player: std::env::var("PLAYER")
+            .ok()
+            .map(|name| Player::named(&name).expect("PLAYER: hop, lookahead or rollout"))
+            .unwrap_or(defaults.player),
         check: std::env::var("CHECK")
             .ok()
             .and_then(|c| c.parse().ok())
             .unwrap_or(DEFAULT_CHECK),
-        limits: Limits {
-            max_positions: Some(default_solve_positions(suits)),
-            ..defaults.limits.clone()
-        },
         ..defaults
     };
     (

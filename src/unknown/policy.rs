@@ -227,6 +227,22 @@ impl Default for HiddenSettings {
 }
 
 impl HiddenSettings {
+    /// The settings of `spider batch --hidden` at its defaults for deals
+    /// of `suits` suits: [`Player::default_for`] those suits, each solve
+    /// within [`default_solve_positions`], the rest as
+    /// [`HiddenSettings::default`].
+    pub fn for_suits(suits: SuitCount) -> HiddenSettings {
+        let defaults = HiddenSettings::default();
+        HiddenSettings {
+            player: Player::default_for(suits),
+            limits: Limits {
+                max_positions: Some(default_solve_positions(suits)),
+                ..defaults.limits.clone()
+            },
+            ..defaults
+        }
+    }
+
     /// The settings of the game of deal `number` in a study: these, with
     /// the seed mixed with the number, so that each game draws its own
     /// samples and the same seed plays the same games.
@@ -234,6 +250,33 @@ impl HiddenSettings {
         HiddenSettings {
             seed: crate::deal::numbered::SplitMix64::new(self.seed ^ number).next_u64(),
             ..self.clone()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The defaults a study plays at each suit count: HOP within 100,000
+    /// positions a solve at 1 suit, the lookahead player at 2, HOP within
+    /// 50,000 at 4; everything else as [`HiddenSettings::default`].
+    #[test]
+    fn the_settings_for_each_suit_count_are_the_studys_defaults() {
+        for (suits, player, positions) in [
+            (SuitCount::One, Player::Hop, 100_000),
+            (SuitCount::Two, Player::Lookahead, 100_000),
+            (SuitCount::Four, Player::Hop, 50_000),
+        ] {
+            let settings = HiddenSettings::for_suits(suits);
+            assert_eq!(settings.player, player, "{suits:?}");
+            assert_eq!(settings.limits.max_positions, Some(positions), "{suits:?}");
+            let defaults = HiddenSettings::default();
+            assert_eq!(settings.samples, defaults.samples);
+            assert_eq!(settings.lookahead, defaults.lookahead);
+            assert_eq!(settings.check, defaults.check);
+            assert_eq!(settings.seed, defaults.seed);
+            assert_eq!(settings.limits.shorten_positions, 0);
         }
     }
 }
