@@ -30,10 +30,13 @@ use crate::deal::{Deal, ShapeError};
 use crate::game::{Game, Move, Position};
 
 /// What a position is worth to a player who cannot see the hidden cards:
-/// [`crate::solve::score`]'s measure (runs removed above all, then
-/// face-down cards left, empty piles, same-suit pairs, pairs out of order),
-/// with a pair that holds an unknown card counted as out of order: a deal
-/// puts ten cards nobody knows on the piles, ten breaks until they turn up.
+/// the counts of [`features`] (runs removed, cards face down, empty piles,
+/// same-suit pairs, breaks, piles one run from turning a card up, ...),
+/// each times its weight in [`WEIGHTS`]: [`crate::solve::score`]'s
+/// measure (runs removed above all, then face-down cards left, empty
+/// piles, same-suit pairs, pairs out of order), with a pair that holds an
+/// unknown card counted as out of order: a deal puts ten cards nobody
+/// knows on the piles, ten breaks until they turn up.
 ///
 /// To it are added the cards that can surely be turned up next, which
 /// strong players count: a pile whose face-up cards over its face-down
@@ -41,55 +44,136 @@ use crate::game::{Game, Move, Position};
 /// move ([`READY_TO_TURN`]), at once when another pile ends one rank above
 /// the run's first card or a pile is empty ([`TURN_NOW`]); and a pair out
 /// of suit or order over face-down cards is a break that stands between
-/// the player and those cards ([`BURIED_BREAK`], on top of the break).
-/// Measured with the lookahead player alone on deals no other study uses
-/// (docs/unknown-cards.md): cards face down at the end 20.1 against 23.5
-/// at 4 suits (PySol 1001..1200), 68 of 200 won against 54 at 2 suits.
+/// the player and those cards (3 more). Measured with the lookahead
+/// player alone on deals no other study uses (docs/unknown-cards.md):
+/// cards face down at the end 20.1 against 23.5 at 4 suits (PySol
+/// 1001..1200), 68 of 200 won against 54 at 2 suits.
 pub fn value(position: &Position) -> i32 {
-    const RUN_REMOVED: i32 = 400;
-    const FACE_DOWN: i32 = -12;
-    const EMPTY_PILE: i32 = 40;
-    const SAME_SUIT_PAIR: i32 = 10;
-    const BREAK: i32 = -3;
-    let mut total = position.runs_removed() as i32 * RUN_REMOVED;
+    let counts = features(position);
+    WEIGHTS.iter().zip(counts).map(|(w, c)| w * c).sum()
+}
+
+/// How many things [`features`] counts.
+pub const FEATURES: usize = 16;
+
+/// The names of [`features`]' counts, in order.
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "runs removed",
+    "cards face down",
+    "empty piles",
+    "same-suit pairs",
+    "off-suit pairs in order over face-down cards",
+    "breaks",
+    "breaks over face-down cards",
+    "piles ready to turn",
+    "piles ready to turn now",
+    "off-suit pairs in order over no face-down card",
+    "piles with no face-down card",
+    "rows dealt",
+    "face-down cards squared, pile by pile",
+    "piles with one face-down card",
+    "piles whose last run can move",
+    "piles whose last card a same-suit card could join",
+];
+
+/// What [`value`] pays for each of [`features`]' counts, set by hand;
+/// the last seven counts are not weighed (they are counted for
+/// `examples/value_data`).
+pub const WEIGHTS: [i32; FEATURES] = [
+    400,
+    -12,
+    40,
+    10,
+    -3,
+    -3,
+    -3,
+    READY_TO_TURN,
+    READY_TO_TURN + TURN_NOW,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+];
+
+/// The counts [`value`] weighs ([`FEATURE_NAMES`]): what a player sees
+/// of a position, with a pair that holds an unknown card out of order.
+pub fn features(position: &Position) -> [i32; FEATURES] {
+    let mut counts = [0; FEATURES];
+    counts[0] = position.runs_removed() as i32;
+    counts[11] = position.rows_dealt() as i32;
     let (last, any_empty) = pile_ends(position);
     for pile in 0..PILES {
         if position.is_empty_pile(pile) {
-            total += EMPTY_PILE;
+            counts[2] += 1;
             continue;
         }
         let down = position.face_down_count(pile);
-        total += down as i32 * FACE_DOWN;
+        counts[1] += down as i32;
+        counts[12] += (down * down) as i32;
+        match down {
+            0 => counts[10] += 1,
+            1 => counts[13] += 1,
+            _ => {}
+        }
         let up: Vec<Option<Card>> = position.face_up(pile).collect();
+        // The last run: the cards at the end of the pile in order.
+        let mut run_start = up.len().saturating_sub(1);
+        while run_start > 0
+            && matches!((up[run_start - 1], up[run_start]),
+                (Some(below), Some(above)) if above.rank() + 1 == below.rank())
+        {
+            run_start -= 1;
+        }
+        if let Some(Some(head)) = up.get(run_start) {
+            let onto = (0..PILES).any(|other| {
+                other != pile && last[other].is_some_and(|c| c.rank() == head.rank() + 1)
+            });
+            if onto || (any_empty && (run_start > 0 || down > 0)) {
+                counts[14] += 1;
+            }
+        }
+        if let Some(Some(end)) = up.last() {
+            let joins = (0..PILES).any(|other| {
+                other != pile
+                    && last[other]
+                        .is_some_and(|c| c.rank() + 1 == end.rank() && c.suit() == end.suit())
+            });
+            if joins {
+                counts[15] += 1;
+            }
+        }
         let mut one_run = up.first().is_some_and(|card| card.is_some());
         for pair in up.windows(2) {
-            total += match (pair[0], pair[1]) {
+            match (pair[0], pair[1]) {
                 (Some(below), Some(above))
                     if above.rank() + 1 == below.rank() && above.suit() == below.suit() =>
                 {
-                    SAME_SUIT_PAIR
+                    counts[3] += 1
                 }
                 (Some(below), Some(above)) if above.rank() + 1 == below.rank() => {
                     one_run = false;
-                    if down > 0 { BURIED_BREAK } else { 0 }
+                    counts[if down > 0 { 4 } else { 9 }] += 1;
                 }
                 _ => {
                     one_run = false;
-                    BREAK + if down > 0 { BURIED_BREAK } else { 0 }
+                    counts[5] += 1;
+                    if down > 0 {
+                        counts[6] += 1;
+                    }
                 }
             };
         }
         if down > 0 && one_run {
-            total += READY_TO_TURN;
             let first = up[0].map(|card| card.rank() + 1);
             let room = any_empty
                 || (0..PILES).any(|other| other != pile && last[other].map(|c| c.rank()) == first);
-            if room {
-                total += TURN_NOW;
-            }
+            counts[if room { 8 } else { 7 }] += 1;
         }
     }
-    total
+    counts
 }
 
 /// The last card of each pile (`None` when empty or not known), and
@@ -162,14 +246,13 @@ pub fn reveal_bonus(position: &Position, ranks: &[f32; 14]) -> i32 {
 /// face down at 4 suits (18.9 against 20.1).
 pub const REVEAL_WEIGHT: i32 = 2;
 
-/// [`value`]'s bonus for a pile whose face-up cards over face-down ones
-/// are one same-suit run (one move from turning up a card).
+/// [`reveal_bonus`]'s worth of a pile whose face-up cards over face-down
+/// ones are one same-suit run (one move from turning up a card): the
+/// hand-made value's weight, kept with its scale when the value's weights
+/// were learned.
 pub const READY_TO_TURN: i32 = 6;
-/// [`value`]'s further bonus when that run can move now.
+/// [`reveal_bonus`]'s further worth when that run can move now.
 pub const TURN_NOW: i32 = 40;
-/// [`value`]'s price of a pair out of suit or order over face-down cards,
-/// on top of [`value`]'s break.
-pub const BURIED_BREAK: i32 = -3;
 
 /// The best line found by [`best_line`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -462,14 +545,14 @@ removed: [S, S, S, S, S]
         Game::new(&deal).unwrap().start().clone()
     }
 
-    /// The value counted by hand: six runs 2400; pile 1 one face-down card
-    /// -12, a same-suit pair +10, one run over it +6 (READY_TO_TURN) that
-    /// can go on pile 2's 6 +40 (TURN_NOW); pile 3 two face-down cards -24,
-    /// 9 and 3 a break -3 over them -3 (BURIED_BREAK); pile 4 one face-down
-    /// -12 under a king +6, which has nowhere to go. Then without the 6 the
-    /// 5-4 cannot move; with an empty pile the king can.
+    /// The cards that can surely be turned up: pile 1's 5-4 over one
+    /// face-down card can go on pile 2's 6 (ready now); pile 4's king over
+    /// one has nowhere to go (ready). Without the 6 the 5-4 cannot move;
+    /// with an empty pile the king can.
     #[test]
     fn value_counts_the_cards_that_can_surely_be_turned_up() {
+        const READY: usize = 7;
+        const NOW: usize = 8;
         let mut piles = vec![
             "{face_down: [XX], face_up: [5S, 4S]}",
             "{face_up: [6S]}",
@@ -482,17 +565,44 @@ removed: [S, S, S, S, S]
             "{face_up: [7S]}",
             "{face_up: [2S]}",
         ];
-        let counted = 2400
-            + (-12 + 10 + READY_TO_TURN + TURN_NOW)
-            + (-24 - 3 + BURIED_BREAK)
-            + (-12 + READY_TO_TURN);
-        assert_eq!(counted, 2408);
-        assert_eq!(value(&position(&piles)), counted);
+        let counts = features(&position(&piles));
+        assert_eq!((counts[READY], counts[NOW]), (1, 1));
         piles[1] = "{face_up: [AS]}";
-        assert_eq!(value(&position(&piles)), counted - TURN_NOW);
+        let counts = features(&position(&piles));
+        assert_eq!((counts[READY], counts[NOW]), (2, 0));
         piles[1] = "{face_up: [6S]}";
         piles[4] = "{face_up: []}";
-        assert_eq!(value(&position(&piles)), counted + 40 + TURN_NOW);
+        let counts = features(&position(&piles));
+        assert_eq!((counts[READY], counts[NOW]), (0, 2));
+    }
+
+    /// The counts of the same position, one by one (see
+    /// [`FEATURE_NAMES`]), and the value is the counts times [`WEIGHTS`].
+    #[test]
+    fn features_count_what_the_value_weighs() {
+        let piles = [
+            "{face_down: [XX], face_up: [5S, 4S]}",
+            "{face_up: [6S]}",
+            "{face_down: [XX, XX], face_up: [9S, 3S]}",
+            "{face_down: [XX], face_up: [KS]}",
+            "{face_up: [QS]}",
+            "{face_up: [JS]}",
+            "{face_up: [10S]}",
+            "{face_up: [8S]}",
+            "{face_up: [7S]}",
+            "{face_up: [2S]}",
+        ];
+        let counts = features(&position(&piles));
+        // Six runs; 4 face down; no empty pile; 5S-4S; no pair in order
+        // off suit; 9S-3S a break, over face-down cards; pile 4's king
+        // ready to turn, pile 1's run ready now (onto 6S); piles 2 and 5
+        // to 10 with nothing face down; no row dealt; 1 + 4 + 1 face down
+        // squared; piles 1 and 4 with one face-down card; every last run
+        // but KS and 8S can move; 4S, 3S, KS, QS, JS, 8S, 7S can be joined
+        // by the same suit's next card down.
+        assert_eq!(counts, [6, 4, 0, 1, 0, 1, 1, 1, 1, 0, 7, 0, 6, 2, 8, 7]);
+        let weighed: i32 = counts.iter().zip(WEIGHTS).map(|(c, w)| c * w).sum();
+        assert_eq!(value(&position(&piles)), weighed);
     }
 
     /// The position of `piles` (see [`position`]) after `mv`.
