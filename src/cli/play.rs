@@ -168,9 +168,9 @@ fn chance(estimate: Option<Interval>, player: Player) -> String {
 /// 101..200, PySol 101..200 at 4 suits).
 fn what_chances_mean(suits: SuitCount, player: Player) -> String {
     let won_blind = match suits {
-        SuitCount::One => 88,
-        SuitCount::Two => 55,
-        SuitCount::Four => 10,
+        SuitCount::One => 89,
+        SuitCount::Two => 62,
+        SuitCount::Four => 11,
     };
     let study = if player == Player::default_for(suits) {
         format!(
