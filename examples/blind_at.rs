@@ -16,13 +16,7 @@ use spider_analyzer::unknown::referee::Referee;
 mod study;
 
 fn main() {
-    let args: Vec<u64> = std::env::args()
-        .skip(1)
-        .map(|a| a.parse().expect("SUITS NUMBER K"))
-        .collect();
-    let [suits, number, k] = args[..] else {
-        panic!("usage: blind_at SUITS NUMBER K");
-    };
+    let [suits, number, k] = study::three_args("blind_at SUITS NUMBER K");
     let (real, settings) = study::game(study::suits(suits), number);
     let cancel = AtomicBool::new(false);
     let mut referee = Referee::new(&real).unwrap();

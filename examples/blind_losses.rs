@@ -27,13 +27,7 @@ use spider_analyzer::unknown::referee::Referee;
 mod study;
 
 fn main() {
-    let args: Vec<u64> = std::env::args()
-        .skip(1)
-        .map(|a| a.parse().expect("SUITS FIRST LAST"))
-        .collect();
-    let [suits, first, last] = args[..] else {
-        panic!("usage: blind_losses SUITS FIRST LAST");
-    };
+    let [suits, first, last] = study::three_args("blind_losses SUITS FIRST LAST");
     let suits = study::suits(suits);
     let budget: u64 = std::env::var("BUDGET")
         .ok()

@@ -19,13 +19,7 @@ use spider_analyzer::unknown::referee::Referee;
 mod study;
 
 fn main() {
-    let args: Vec<u64> = std::env::args()
-        .skip(1)
-        .map(|a| a.parse().expect("SUITS FIRST LAST"))
-        .collect();
-    let [suits, first, last] = args[..] else {
-        panic!("usage: value_data SUITS FIRST LAST");
-    };
+    let [suits, first, last] = study::three_args("value_data SUITS FIRST LAST");
     let cancel = AtomicBool::new(false);
     for number in first..=last {
         let (real, mut settings) = study::game(study::suits(suits), number);

@@ -10,6 +10,16 @@ use spider_analyzer::deal::{Deal, Rules};
 use spider_analyzer::unknown::blind::{DEFAULT_CHECK, HiddenSettings};
 use spider_analyzer::unknown::policy::Player;
 
+/// The example's three whole-number arguments, named in `usage` (for
+/// example "blind_at SUITS NUMBER K"); stops with the usage otherwise.
+pub fn three_args(usage: &str) -> [u64; 3] {
+    let args: Vec<u64> = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().unwrap_or_else(|_| panic!("usage: {usage}")))
+        .collect();
+    args.try_into().unwrap_or_else(|_| panic!("usage: {usage}"))
+}
+
 /// The suit count an example's SUITS argument names (1, 2, else 4).
 pub fn suits(suits: u64) -> SuitCount {
     match suits {

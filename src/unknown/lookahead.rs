@@ -531,6 +531,21 @@ removed: [S, S, S, S, S]
         Game::new(&deal).unwrap().start().clone()
     }
 
+    /// The piles of the two tests below (six runs removed, see
+    /// [`position`]).
+    const SIX_RUNS_REMOVED: [&str; PILES] = [
+        "{face_down: [XX], face_up: [5S, 4S]}",
+        "{face_up: [6S]}",
+        "{face_down: [XX, XX], face_up: [9S, 3S]}",
+        "{face_down: [XX], face_up: [KS]}",
+        "{face_up: [QS]}",
+        "{face_up: [JS]}",
+        "{face_up: [10S]}",
+        "{face_up: [8S]}",
+        "{face_up: [7S]}",
+        "{face_up: [2S]}",
+    ];
+
     /// The cards that can surely be turned up: pile 1's 5-4 over one
     /// face-down card can go on pile 2's 6 (ready now); pile 4's king over
     /// one has nowhere to go (ready). Without the 6 the 5-4 cannot move;
@@ -539,18 +554,7 @@ removed: [S, S, S, S, S]
     fn value_counts_the_cards_that_can_surely_be_turned_up() {
         const READY: usize = 7;
         const NOW: usize = 8;
-        let mut piles = vec![
-            "{face_down: [XX], face_up: [5S, 4S]}",
-            "{face_up: [6S]}",
-            "{face_down: [XX, XX], face_up: [9S, 3S]}",
-            "{face_down: [XX], face_up: [KS]}",
-            "{face_up: [QS]}",
-            "{face_up: [JS]}",
-            "{face_up: [10S]}",
-            "{face_up: [8S]}",
-            "{face_up: [7S]}",
-            "{face_up: [2S]}",
-        ];
+        let mut piles = SIX_RUNS_REMOVED.to_vec();
         let counts = features(&position(&piles));
         assert_eq!((counts[READY], counts[NOW]), (1, 1));
         piles[1] = "{face_up: [AS]}";
@@ -566,18 +570,7 @@ removed: [S, S, S, S, S]
     /// [`FEATURE_NAMES`]), and the value is the counts times [`WEIGHTS`].
     #[test]
     fn features_count_what_the_value_weighs() {
-        let piles = [
-            "{face_down: [XX], face_up: [5S, 4S]}",
-            "{face_up: [6S]}",
-            "{face_down: [XX, XX], face_up: [9S, 3S]}",
-            "{face_down: [XX], face_up: [KS]}",
-            "{face_up: [QS]}",
-            "{face_up: [JS]}",
-            "{face_up: [10S]}",
-            "{face_up: [8S]}",
-            "{face_up: [7S]}",
-            "{face_up: [2S]}",
-        ];
+        let piles = SIX_RUNS_REMOVED;
         let counts = features(&position(&piles));
         // Six runs; 4 face down; no empty pile; 5S-4S; no pair in order
         // off suit; 9S-3S a break, over face-down cards; pile 4's king
