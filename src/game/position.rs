@@ -73,7 +73,10 @@ impl Position {
 
     /// The face-up cards of `pile` (0-based), bottom first; `None` for an
     /// unknown card that a reveal turned up.
-    pub fn face_up(&self, pile: usize) -> impl Iterator<Item = Option<Card>> + '_ {
+    pub fn face_up(
+        &self,
+        pile: usize,
+    ) -> impl DoubleEndedIterator<Item = Option<Card>> + ExactSizeIterator + Clone + '_ {
         self.face_up_raw(pile).iter().map(|&c| face(c))
     }
 

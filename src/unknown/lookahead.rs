@@ -90,7 +90,8 @@ pub fn features(position: &Position) -> [i32; FEATURES] {
     let mut counts = [0; FEATURES];
     counts[0] = position.runs_removed() as i32;
     counts[11] = position.rows_dealt() as i32;
-    let (last, any_empty) = pile_ends(position);
+    let ends = PileEnds::of(position);
+    let any_empty = ends.any_empty;
     for pile in 0..PILES {
         if position.is_empty_pile(pile) {
             counts[2] += 1;
@@ -104,36 +105,15 @@ pub fn features(position: &Position) -> [i32; FEATURES] {
             1 => counts[13] += 1,
             _ => {}
         }
-        let up: Vec<Option<Card>> = position.face_up(pile).collect();
-        // The last run: the cards at the end of the pile in order.
-        let mut run_start = up.len().saturating_sub(1);
-        while run_start > 0
-            && matches!((up[run_start - 1], up[run_start]),
-                (Some(below), Some(above)) if above.rank() + 1 == below.rank())
-        {
-            run_start -= 1;
-        }
-        if let Some(Some(head)) = up.get(run_start) {
-            let onto = (0..PILES).any(|other| {
-                other != pile && last[other].is_some_and(|c| c.rank() == head.rank() + 1)
-            });
-            if onto || (any_empty && (run_start > 0 || down > 0)) {
-                counts[14] += 1;
-            }
-        }
-        if let Some(Some(end)) = up.last() {
-            let joins = (0..PILES).any(|other| {
-                other != pile
-                    && last[other]
-                        .is_some_and(|c| c.rank() + 1 == end.rank() && c.suit() == end.suit())
-            });
-            if joins {
-                counts[15] += 1;
-            }
-        }
-        let mut one_run = up.first().is_some_and(|card| card.is_some());
-        for pair in up.windows(2) {
-            match (pair[0], pair[1]) {
+        let up = position.face_up(pile);
+        // The last run: the cards at the end of the pile in order; its
+        // head, and whether cards lie under it.
+        let first = up.clone().next().flatten();
+        let mut head = first;
+        let mut under_head = false;
+        let mut one_run = first.is_some();
+        for (below, above) in up.clone().zip(up.clone().skip(1)) {
+            match (below, above) {
                 (Some(below), Some(above))
                     if above.rank() + 1 == below.rank() && above.suit() == below.suit() =>
                 {
@@ -145,6 +125,8 @@ pub fn features(position: &Position) -> [i32; FEATURES] {
                 }
                 _ => {
                     one_run = false;
+                    head = above;
+                    under_head = true;
                     counts[5] += 1;
                     if down > 0 {
                         counts[6] += 1;
@@ -152,22 +134,63 @@ pub fn features(position: &Position) -> [i32; FEATURES] {
                 }
             };
         }
+        if let Some(head) = head {
+            let onto = ends.others_of_rank(pile, head.rank() + 1);
+            if onto || (any_empty && (under_head || down > 0)) {
+                counts[14] += 1;
+            }
+        }
+        if let Some(Some(end)) = up.clone().next_back()
+            && ends.others_a_card_below(pile, end)
+        {
+            counts[15] += 1;
+        }
         if down > 0 && one_run {
-            let first = up[0].map(|card| card.rank() + 1);
-            let room = any_empty
-                || (0..PILES).any(|other| other != pile && last[other].map(|c| c.rank()) == first);
+            let room = any_empty || first.is_some_and(|c| ends.others_of_rank(pile, c.rank() + 1));
             counts[if room { 8 } else { 7 }] += 1;
         }
     }
     counts
 }
 
-/// The last card of each pile (`None` when empty or not known), and
-/// whether a pile is empty: where a run can move.
-fn pile_ends(position: &Position) -> ([Option<Card>; PILES], bool) {
-    let last = std::array::from_fn(|pile| position.face_up(pile).last().flatten());
-    let any_empty = (0..PILES).any(|pile| position.is_empty_pile(pile));
-    (last, any_empty)
+/// Where a run can move: the piles whose last card is of each rank and
+/// those whose last card is each card (bit `pile` set; an empty pile or an
+/// unknown last card sets none), and whether a pile is empty.
+struct PileEnds {
+    by_rank: [u16; 15],
+    by_card: [u16; Card::DISTINCT],
+    any_empty: bool,
+}
+
+impl PileEnds {
+    fn of(position: &Position) -> PileEnds {
+        let mut ends = PileEnds {
+            by_rank: [0; 15],
+            by_card: [0; Card::DISTINCT],
+            any_empty: false,
+        };
+        for pile in 0..PILES {
+            ends.any_empty |= position.is_empty_pile(pile);
+            if let Some(Some(card)) = position.face_up(pile).next_back() {
+                ends.by_rank[card.rank() as usize] |= 1 << pile;
+                ends.by_card[card.index() as usize] |= 1 << pile;
+            }
+        }
+        ends
+    }
+
+    /// Whether a pile other than `pile` ends with a card of `rank`.
+    fn others_of_rank(&self, pile: usize, rank: u8) -> bool {
+        self.by_rank
+            .get(rank as usize)
+            .is_some_and(|&piles| piles & !(1 << pile) != 0)
+    }
+
+    /// Whether a pile other than `pile` ends with the card of `card`'s
+    /// suit one rank below it, which `card` could join as a same-suit pair.
+    fn others_a_card_below(&self, pile: usize, card: Card) -> bool {
+        card.rank() > 1 && self.by_card[card.index() as usize - 1] & !(1 << pile) != 0
+    }
 }
 
 /// The share of the cards not seen that is of each rank (index 1 to 13):
@@ -202,21 +225,17 @@ pub fn unseen_ranks(position: &Position) -> [f32; 14] {
 /// cards to turn up, the one most likely to be of use. No card is read:
 /// the chances are those of every card not seen.
 pub fn reveal_bonus(position: &Position, ranks: &[f32; 14]) -> i32 {
-    let (last, any_empty) = pile_ends(position);
+    let ends = PileEnds::of(position);
     let mut bonus = 0f32;
     for pile in 0..PILES {
         let mut up = position.face_up(pile);
         if !(matches!(up.next(), Some(None)) && up.next().is_none()) {
             continue;
         }
-        let onto = |rank: usize| {
-            (0..PILES).any(|other| {
-                other != pile && last[other].is_some_and(|c| c.rank() as usize == rank + 1)
-            })
-        };
+        let onto = |rank: usize| ends.others_of_rank(pile, rank as u8 + 1);
         let fits: f32 = (1..14).filter(|&r| onto(r)).map(|r| ranks[r]).sum();
         if position.face_down_count(pile) > 0 {
-            let can_move = if any_empty { 1.0 } else { fits };
+            let can_move = if ends.any_empty { 1.0 } else { fits };
             bonus += READY_TO_TURN as f32 + TURN_NOW as f32 * can_move;
         } else {
             bonus += 40.0 * fits;

@@ -1,0 +1,79 @@
+//! The lookahead's value of a position: `lookahead::features` (its
+//! sixteen counts) and `lookahead::value`, which the lookahead computes for
+//! every position it reaches, so their cost is much of a blind game's CPU.
+//! The positions are those of two blind games as their player saw them
+//! (own 2-suit deal 1 and PySol game 1, the lookahead player at 5,000
+//! positions, seed 1), so the piles are as long and as mixed as in play.
+//!
+//! `cargo bench --bench value` prints the positions and the time per
+//! position of each function.
+
+use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use spider_analyzer::cards::SuitCount;
+use spider_analyzer::deal::{Deal, Rules, numbered, pysol};
+use spider_analyzer::game::Position;
+use spider_analyzer::unknown::blind::play_blind;
+use spider_analyzer::unknown::lookahead::{features, value};
+use spider_analyzer::unknown::policy::{HiddenSettings, Player};
+use spider_analyzer::unknown::referee::Referee;
+
+/// Every position of the blind game of `deal`, as the player saw it.
+fn seen_positions(deal: &Deal) -> Vec<Position> {
+    let settings = HiddenSettings {
+        player: Player::Lookahead,
+        lookahead: 5000,
+        ..HiddenSettings::for_suits(deal.suits)
+    }
+    .for_deal(1);
+    let mut referee = Referee::new(deal).unwrap();
+    let mut player = settings.new_player();
+    let cancel = AtomicBool::new(false);
+    let game = play_blind(
+        &mut referee,
+        player.as_mut(),
+        settings.max_moves,
+        &cancel,
+        &mut |_| {},
+    )
+    .unwrap();
+    let mut replay = Referee::new(deal).unwrap();
+    let mut seen = vec![replay.view().position().clone()];
+    for played in &game.log {
+        replay.play(played.mv).unwrap();
+        seen.push(replay.view().position().clone());
+    }
+    seen
+}
+
+fn lookahead_value(c: &mut Criterion) {
+    let mut group = c.benchmark_group("value");
+    for (name, deal) in [
+        (
+            "2-suit-1",
+            numbered::deal(1, SuitCount::Two, Rules::Standard),
+        ),
+        ("pysol-1", pysol::deal(1, Rules::Standard).unwrap()),
+    ] {
+        let positions = seen_positions(&deal);
+        println!("{name}: {} positions", positions.len());
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        group.bench_function(format!("features/{name}"), |b| {
+            b.iter(|| {
+                positions
+                    .iter()
+                    .map(|p| features(black_box(p))[1])
+                    .sum::<i32>()
+            })
+        });
+        group.bench_function(format!("value/{name}"), |b| {
+            b.iter(|| positions.iter().map(|p| value(black_box(p))).sum::<i32>())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, lookahead_value);
+criterion_main!(benches);
