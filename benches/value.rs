@@ -69,7 +69,12 @@ fn lookahead_value(c: &mut Criterion) {
             })
         });
         group.bench_function(format!("value/{name}"), |b| {
-            b.iter(|| positions.iter().map(|p| value(black_box(p))).sum::<i32>())
+            b.iter(|| {
+                positions
+                    .iter()
+                    .map(|p| value(black_box(p), deal.suits))
+                    .sum::<i32>()
+            })
         });
     }
     group.finish();

@@ -170,7 +170,7 @@ fn what_chances_mean(suits: SuitCount, player: Player) -> String {
     let won_blind = match suits {
         SuitCount::One => 89,
         SuitCount::Two => 62,
-        SuitCount::Four => 11,
+        SuitCount::Four => 15,
     };
     let study = if player == Player::default_for(suits) {
         format!(

@@ -220,7 +220,7 @@ fn next_value(
         return Ok(WON);
     }
     let found = lines(&next.deal(), positions, avoid)?;
-    let here = value(next.position());
+    let here = value(next.position(), next.suits());
     Ok(found
         .leaves
         .first()

@@ -24,7 +24,7 @@
 
 use std::collections::{HashSet, VecDeque};
 
-use crate::cards::Card;
+use crate::cards::{Card, SuitCount};
 use crate::deal::PILES;
 use crate::deal::{Deal, ShapeError};
 use crate::game::{Game, Move, Position};
@@ -32,7 +32,7 @@ use crate::game::{Game, Move, Position};
 /// What a position is worth to a player who cannot see the hidden cards:
 /// the counts of [`features`] (runs removed, cards face down, empty piles,
 /// same-suit pairs, breaks, piles one run from turning a card up, ...),
-/// each times its weight in [`WEIGHTS`]. A pair that holds an unknown card
+/// each times its weight for the deal's suits ([`weights`]). A pair that holds an unknown card
 /// counts as a break: a deal puts ten cards nobody knows on the piles, ten
 /// breaks until they turn up.
 ///
@@ -48,10 +48,20 @@ use crate::game::{Game, Move, Position};
 /// pairs), so the same value has many sets of weights; only the sum
 /// decides. Measured game by game against the hand-made weights, the
 /// lookahead player at its defaults won more 2-suit games on deals no
-/// fit used (docs/unknown-cards.md).
-pub fn value(position: &Position) -> i32 {
+/// fit used (docs/unknown-cards.md). At 4 suits the weights are fitted
+/// to 4-suit games ([`FOUR_SUIT_WEIGHTS`]).
+pub fn value(position: &Position, suits: SuitCount) -> i32 {
     let counts = features(position);
-    WEIGHTS.iter().zip(counts).map(|(w, c)| w * c).sum()
+    weights(suits).iter().zip(counts).map(|(w, c)| w * c).sum()
+}
+
+/// The weights [`value`] gives [`features`]' counts at `suits` suits:
+/// [`FOUR_SUIT_WEIGHTS`] at 4, [`WEIGHTS`] at 1 and 2.
+pub fn weights(suits: SuitCount) -> &'static [i32; FEATURES] {
+    match suits {
+        SuitCount::Four => &FOUR_SUIT_WEIGHTS,
+        SuitCount::One | SuitCount::Two => &WEIGHTS,
+    }
 }
 
 /// How many things [`features`] counts.
@@ -82,6 +92,18 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
 /// -3, -3, -3, 6, 46 and nothing for the last seven counts.
 pub const WEIGHTS: [i32; FEATURES] = [
     -35, -141, -141, -9, -62, -25, -11, -5, 19, -62, -187, -62, 8, -93, 33, 39,
+];
+
+/// The weights at 4 suits, learned from 4-suit games of the lookahead
+/// player (own 4-suit deals 4001..4400, played with [`WEIGHTS`] and again
+/// with a first 4-suit fit). At 4 suits few games are won (22 and 33 of
+/// those 400), so the outcome fitted is graded: the mean of "won", the
+/// share of the 44 face-down cards turned up and the runs removed over
+/// 8 (`TARGET=mix` in `results/tuning/learned-value/fit.py`). Against
+/// [`WEIGHTS`] they differ most where 4 suits differ: a row dealt and a
+/// run removed are worth more than what they cost in face-down cards.
+pub const FOUR_SUIT_WEIGHTS: [i32; FEATURES] = [
+    82, -128, -128, -8, -41, -37, 17, 5, 13, -36, -145, 94, 12, -70, 16, 26,
 ];
 
 /// The counts [`value`] weighs ([`FEATURE_NAMES`]): what a player sees
@@ -349,7 +371,8 @@ pub fn lines_and_deals(
     // Only a position better than the start is worth a line that turns
     // up nothing: anything else wanders.
     let mut best_inner: Option<(i32, u32)> = None;
-    let start_value = value(&start);
+    let suits = view.suits;
+    let start_value = value(&start, suits);
     // While the deal waits for the empty piles to be filled: the best
     // position with the fewest of them (then the highest value), fewer
     // than at the start and not in `avoid`.
@@ -369,7 +392,7 @@ pub fn lines_and_deals(
             if step.position.is_won() {
                 let line = Line {
                     moves: line_to(&tree, at, Some(mv)),
-                    value: value(&step.position),
+                    value: value(&step.position, suits),
                     turns_up: true,
                 };
                 return Ok(Lines {
@@ -379,7 +402,7 @@ pub fn lines_and_deals(
                 });
             }
             if !step.reveals.is_empty() {
-                let value = value(&step.position) + reveal_bonus(&step.position, &ranks);
+                let value = value(&step.position, suits) + reveal_bonus(&step.position, &ranks);
                 let way = step.reveals.places();
                 found += 1;
                 if deals > 0 && mv == Move::Deal {
@@ -397,7 +420,7 @@ pub fn lines_and_deals(
             if tree.len() >= max_positions || !seen.insert(key) {
                 continue;
             }
-            let value = value(&step.position);
+            let value = value(&step.position, suits);
             tree.push((at, mv, step.position));
             let index = (tree.len() - 1) as u32;
             if value > start_value
@@ -586,7 +609,9 @@ removed: [S, S, S, S, S]
     }
 
     /// The counts of the same position, one by one (see
-    /// [`FEATURE_NAMES`]), and the value is the counts times [`WEIGHTS`].
+    /// [`FEATURE_NAMES`]), and the value is the counts times [`WEIGHTS`]
+    /// (the position is of 1 suit), and would be times
+    /// [`FOUR_SUIT_WEIGHTS`] at 4.
     #[test]
     fn features_count_what_the_value_weighs() {
         let piles = SIX_RUNS_REMOVED;
@@ -600,7 +625,9 @@ removed: [S, S, S, S, S]
         // by the same suit's next card down.
         assert_eq!(counts, [6, 4, 0, 1, 0, 1, 1, 1, 1, 0, 7, 0, 6, 2, 8, 7]);
         let weighed: i32 = counts.iter().zip(WEIGHTS).map(|(c, w)| c * w).sum();
-        assert_eq!(value(&position(&piles)), weighed);
+        assert_eq!(value(&position(&piles), SuitCount::One), weighed);
+        assert_eq!(weights(SuitCount::Two), &WEIGHTS);
+        assert_eq!(weights(SuitCount::Four), &FOUR_SUIT_WEIGHTS);
     }
 
     /// The position of `piles` (see [`position`]) after `mv`.
@@ -690,10 +717,10 @@ removed: [S, S, S, S, S, S]
         let ranks = unseen_ranks(game.start());
         assert_eq!(
             line.value,
-            value(&position) + reveal_bonus(&position, &ranks)
+            value(&position, SuitCount::One) + reveal_bonus(&position, &ranks)
         );
         // Turning up pile 1's card at once (5S onto 6S) is worth less.
         let at_once = game.apply(game.start(), game_move(&game, "1-2/1")).position;
-        assert!(line.value >= value(&at_once));
+        assert!(line.value >= value(&at_once, SuitCount::One));
     }
 }

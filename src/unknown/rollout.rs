@@ -263,6 +263,6 @@ fn rollout(
     Ok(if referee.is_won() {
         WON
     } else {
-        value(position) as i64 + position.rows_dealt() as i64 * ROW_DEALT
+        value(position, referee.view().suits()) as i64 + position.rows_dealt() as i64 * ROW_DEALT
     })
 }
