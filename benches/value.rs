@@ -15,10 +15,9 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::{Deal, Rules, numbered, pysol};
 use spider_analyzer::game::Position;
-use spider_analyzer::unknown::blind::play_blind;
+use spider_analyzer::unknown::blind::{play_hidden, positions_seen};
 use spider_analyzer::unknown::lookahead::{features, value};
 use spider_analyzer::unknown::policy::{HiddenSettings, Player};
-use spider_analyzer::unknown::referee::Referee;
 
 /// Every position of the blind game of `deal`, as the player saw it.
 fn seen_positions(deal: &Deal) -> Vec<Position> {
@@ -28,24 +27,8 @@ fn seen_positions(deal: &Deal) -> Vec<Position> {
         ..HiddenSettings::for_suits(deal.suits)
     }
     .for_deal(1);
-    let mut referee = Referee::new(deal).unwrap();
-    let mut player = settings.new_player();
-    let cancel = AtomicBool::new(false);
-    let game = play_blind(
-        &mut referee,
-        player.as_mut(),
-        settings.max_moves,
-        &cancel,
-        &mut |_| {},
-    )
-    .unwrap();
-    let mut replay = Referee::new(deal).unwrap();
-    let mut seen = vec![replay.view().position().clone()];
-    for played in &game.log {
-        replay.play(played.mv).unwrap();
-        seen.push(replay.view().position().clone());
-    }
-    seen
+    let game = play_hidden(deal, &settings, &AtomicBool::new(false)).unwrap();
+    positions_seen(deal, &game.log).unwrap()
 }
 
 fn lookahead_value(c: &mut Criterion) {

@@ -12,9 +12,8 @@
 //! ```
 use std::sync::atomic::AtomicBool;
 
-use spider_analyzer::unknown::blind::play_blind;
+use spider_analyzer::unknown::blind::{play_hidden, positions_seen};
 use spider_analyzer::unknown::lookahead::features;
-use spider_analyzer::unknown::referee::Referee;
 
 mod study;
 
@@ -26,24 +25,12 @@ fn main() {
         if let Some(budget) = std::env::var("LOOKAHEAD").ok().and_then(|b| b.parse().ok()) {
             settings.lookahead = budget;
         }
-        let mut referee = Referee::new(&real).unwrap();
-        let mut player = settings.new_player();
-        let mut seen = vec![features(referee.view().position())];
-        let game = play_blind(
-            &mut referee,
-            player.as_mut(),
-            settings.max_moves,
-            &cancel,
-            &mut |_| {},
-        )
-        .unwrap();
-        // The referee's view after each move is gone once played: replay
-        // the log on a fresh referee to read each position seen.
-        let mut replay = Referee::new(&real).unwrap();
-        for played in &game.log {
-            replay.play(played.mv).unwrap();
-            seen.push(features(replay.view().position()));
-        }
+        let game = play_hidden(&real, &settings, &cancel).unwrap();
+        let seen: Vec<_> = positions_seen(&real, &game.log)
+            .unwrap()
+            .iter()
+            .map(features)
+            .collect();
         for (at, counts) in seen.iter().enumerate() {
             let counts: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
             println!(

@@ -63,7 +63,7 @@ use crate::cards::{Card, SuitCount};
 use crate::deal::Deal;
 use crate::deal::ShapeError;
 use crate::deal::numbered::SplitMix64;
-use crate::game::Move;
+use crate::game::{Move, Position};
 use crate::stats::Interval;
 
 pub use super::policy::{
@@ -284,6 +284,21 @@ pub fn play_hidden(
         cancel,
         &mut |_| {},
     )
+}
+
+/// Every position a blind game of `deal` passed through, as its player
+/// saw it (the cards not yet turned up are `XX`), the start first: `log`
+/// played again on a fresh referee, since a referee's view is gone once
+/// the next move is played.
+pub fn positions_seen(deal: &Deal, log: &[PlayedMove]) -> Result<Vec<Position>, SolveError> {
+    let shape = |e: String| SolveError::Shape(ShapeError(e));
+    let mut referee = Referee::new(deal).map_err(|e| shape(e.to_string()))?;
+    let mut seen = vec![referee.view().position().clone()];
+    for played in log {
+        referee.play(played.mv).map_err(|e| shape(e.to_string()))?;
+        seen.push(referee.view().position().clone());
+    }
+    Ok(seen)
 }
 
 /// The player by hindsight optimisation (see the module docs).
@@ -775,5 +790,26 @@ stock:
             assert!(moves <= 12, "no deal after {moves} moves");
         }
         assert!(moves >= 4);
+    }
+
+    /// The positions a game passed through are one more than its moves,
+    /// start at the deal's (44 cards face down) and end where the game
+    /// ended: its cards face down and runs removed.
+    #[test]
+    fn positions_seen_follow_the_game_to_its_end() {
+        let real = crate::deal::numbered::deal(3, SuitCount::Two, crate::deal::Rules::Standard);
+        let settings = HiddenSettings {
+            player: Player::Lookahead,
+            lookahead: 500,
+            ..HiddenSettings::default()
+        };
+        let game = play_hidden(&real, &settings, &AtomicBool::new(false)).unwrap();
+        let seen = positions_seen(&real, &game.log).unwrap();
+        assert_eq!(seen.len(), game.log.len() + 1);
+        assert_eq!(&seen[0], Referee::new(&real).unwrap().view().position());
+        let last = seen.last().unwrap();
+        assert_eq!(last.face_down_total(), game.face_down_left);
+        assert_eq!(last.runs_removed(), game.runs_removed);
+        assert_eq!(seen[0].face_down_total(), 44);
     }
 }
