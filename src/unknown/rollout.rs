@@ -47,7 +47,7 @@ use rayon::prelude::*;
 use crate::cards::Card;
 use crate::deal::ShapeError;
 use crate::deal::numbered::SplitMix64;
-use crate::game::Move;
+use crate::game::{Move, Position};
 use crate::solve::{Limits, SolveError, Verdict, analyze_unshortened};
 use crate::stats::Interval;
 
@@ -78,7 +78,7 @@ pub const ROW_DEALT: i64 = -100;
 /// positions it has been through, so it ends long before).
 const ROLLOUT_MOVES: usize = 2_000;
 /// Positions the solver may take for a rollout's game with nothing hidden.
-const ENDGAME_POSITIONS: u64 = 20_000;
+pub const ENDGAME_POSITIONS: u64 = 20_000;
 
 /// The rollout player (see the module docs).
 #[derive(Clone, Debug)]
@@ -212,24 +212,58 @@ impl Policy for Rollout {
 }
 
 /// One rollout: `line` then the base player on `deal` (every card known
-/// to the referee, none to the player) to the end; worth [`WON`] when won,
-/// else the score where it stopped.
+/// to the referee, none to the player) for [`DEPTH`] more reveals; worth
+/// [`WON`] when won, else the score where it stopped.
 fn rollout(
     deal: &crate::deal::Deal,
     line: &[Move],
     cancel: &AtomicBool,
 ) -> Result<i64, SolveError> {
+    let end = play_out(deal, line, DEPTH, ROLLOUT_LOOKAHEAD, cancel)?;
+    let position = &end.position;
+    Ok(if end.won {
+        WON
+    } else {
+        value(position, deal.suits) as i64 + position.rows_dealt() as i64 * ROW_DEALT
+    })
+}
+
+/// Where [`play_out`] stopped.
+#[derive(Clone, Debug)]
+pub struct PlayedOut {
+    /// Whether the game was won (once nothing was hidden, by the solver's
+    /// line within [`ENDGAME_POSITIONS`]).
+    pub won: bool,
+    /// The last position, as the player saw it.
+    pub position: Position,
+}
+
+/// Plays `line` on `deal` (every card known to the referee, none to the
+/// player), then the base player, the lookahead's best line within
+/// `lookahead` positions again and again, until `reveals` more lines have
+/// turned up cards (a deal counts as one; `usize::MAX` plays to the end),
+/// the base player has no line, or nothing is hidden any more, where the
+/// solver decides the rest as a player who sees every card would. The
+/// base player reads only views: each card of `deal` comes into play only
+/// when it turns up.
+pub fn play_out(
+    deal: &crate::deal::Deal,
+    line: &[Move],
+    reveals: usize,
+    lookahead: usize,
+    cancel: &AtomicBool,
+) -> Result<PlayedOut, SolveError> {
     let shape = |e: String| SolveError::Shape(ShapeError(e));
     let mut referee = Referee::new(deal).map_err(|e| shape(e.to_string()))?;
     let mut seen: HashSet<u128> = HashSet::from([referee.view().key()]);
     let mut played = 0usize;
-    let mut reveals = 0usize;
+    let mut turned = 0usize;
     for &mv in line {
         referee.play(mv).map_err(|e| shape(e.to_string()))?;
         seen.insert(referee.view().key());
         played += 1;
     }
-    while !referee.is_won() && played < ROLLOUT_MOVES && reveals < DEPTH {
+    while !referee.is_won() && played < ROLLOUT_MOVES && turned < reveals {
         let view = referee.view();
         if view.hidden_count() == 0 {
             // Nothing hidden: what a player who sees every card can do.
@@ -239,19 +273,19 @@ fn rollout(
                 ..Limits::default()
             };
             let analysis = analyze_unshortened(&view.deal(), &limits, cancel)?;
-            if analysis.verdict == Verdict::Winnable {
-                return Ok(WON);
-            }
-            break;
+            return Ok(PlayedOut {
+                won: analysis.verdict == Verdict::Winnable,
+                position: view.position().clone(),
+            });
         }
-        let Some(next) = best_line(&view.deal(), ROLLOUT_LOOKAHEAD, &seen)? else {
+        let Some(next) = best_line(&view.deal(), lookahead, &seen)? else {
             break;
         };
         if next.moves.is_empty() {
             break;
         }
         if next.turns_up {
-            reveals += 1;
+            turned += 1;
         }
         for &mv in &next.moves {
             referee.play(mv).map_err(|e| shape(e.to_string()))?;
@@ -259,10 +293,42 @@ fn rollout(
             played += 1;
         }
     }
-    let position = referee.view().position();
-    Ok(if referee.is_won() {
-        WON
-    } else {
-        value(position, referee.view().suits()) as i64 + position.rows_dealt() as i64 * ROW_DEALT
+    Ok(PlayedOut {
+        won: referee.is_won(),
+        position: referee.view().position().clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::SuitCount;
+    use crate::deal::Rules;
+    use crate::deal::numbered::deal;
+
+    #[test]
+    fn a_play_out_stops_after_the_reveals_asked_or_plays_the_game_to_its_end() {
+        let cancel = AtomicBool::new(false);
+        let real = deal(1, SuitCount::One, Rules::Standard);
+        let none = play_out(&real, &[], 0, 5_000, &cancel).unwrap();
+        assert!(!none.won);
+        assert_eq!(none.position.face_down_total(), 44);
+        assert_eq!(none.position.rows_dealt(), 0);
+
+        // One line to a card: one card turned up, or one row dealt.
+        let one = play_out(&real, &[], 1, 5_000, &cancel).unwrap();
+        let down = one.position.face_down_total();
+        let dealt = one.position.rows_dealt();
+        assert!(
+            (down, dealt) == (43, 0) || (down, dealt) == (44, 1),
+            "{down}, {dealt}"
+        );
+
+        // To the end: the base player wins this 1-suit deal, and the same
+        // deal plays the same game again.
+        let all = play_out(&real, &[], usize::MAX, 5_000, &cancel).unwrap();
+        assert!(all.won);
+        let again = play_out(&real, &[], usize::MAX, 5_000, &cancel).unwrap();
+        assert_eq!(again.position, all.position);
+    }
 }
