@@ -136,6 +136,27 @@ where
         self.pack(&next[token as usize].1, out);
     }
 
+    /// Appends the packed state `bytes` (as [`pack`](PackedProblem::pack)
+    /// wrote them) in the form the files of the search on disk hold it
+    /// ([`Layered::disk`]), which [`read_record`](PackedProblem::read_record)
+    /// reads back: a problem whose states pack into fewer bytes for those
+    /// files (Spider: [`crate::game::compact_step`]) saves disk. The default
+    /// writes the length (a LEB128 number) and the bytes.
+    fn write_record(&self, bytes: &[u8], out: &mut Vec<u8>) {
+        write_varint(bytes.len() as u64, out);
+        out.extend_from_slice(bytes);
+    }
+
+    /// Appends the packed state whose [`write_record`](PackedProblem::write_record)
+    /// form starts `record` to `out`; how many bytes of `record` that form
+    /// took, `None` if it is not one.
+    fn read_record(&self, record: &[u8], out: &mut Vec<u8>) -> Option<usize> {
+        let (len, at) = read_varint(record)?;
+        let bytes = record.get(at..at.checked_add(usize::try_from(len).ok()?)?)?;
+        out.extend_from_slice(bytes);
+        Some(at + bytes.len())
+    }
+
     /// Called by the search before each breadth-first step, when no state
     /// is being expanded. A problem that learns from the states it expands
     /// (Spider's learned conflicts, `solve::room::Learned`) makes what a
@@ -143,6 +164,33 @@ where
     /// of a step sees the same whatever the threads. The default does
     /// nothing.
     fn between_steps(&self) {}
+}
+
+/// Appends `value` as LEB128: seven bits a byte, the lowest first, the top
+/// bit set on every byte but the last.
+pub fn write_varint(mut value: u64, out: &mut Vec<u8>) {
+    while value >= 0x80 {
+        out.push(value as u8 | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+/// The LEB128 number ([`write_varint`]) at the start of `bytes`, and its
+/// bytes; `None` if they do not start with one of at most 64 bits.
+pub fn read_varint(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut value = 0u64;
+    for (i, &b) in bytes.iter().enumerate().take(10) {
+        let bits = u64::from(b & 0x7f);
+        if i == 9 && b > 1 {
+            return None;
+        }
+        value |= bits << (7 * i);
+        if b & 0x80 == 0 {
+            return Some((value, i + 1));
+        }
+    }
+    None
 }
 
 /// A successor as [`PackedProblem::expand_packed`] reports it, before it
@@ -2004,6 +2052,36 @@ pub fn read_spill_part(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn varints_read_back_as_written_and_a_cut_one_is_refused() {
+        for value in [
+            0,
+            1,
+            127,
+            128,
+            300,
+            16_383,
+            16_384,
+            u64::from(u32::MAX),
+            u64::MAX,
+        ] {
+            let mut bytes = Vec::new();
+            write_varint(value, &mut bytes);
+            assert_eq!(
+                bytes.len(),
+                (64 - value.leading_zeros() as usize).div_ceil(7).max(1)
+            );
+            bytes.push(0x55);
+            assert_eq!(read_varint(&bytes), Some((value, bytes.len() - 1)));
+            assert_eq!(read_varint(&bytes[..bytes.len() - 2]), None);
+        }
+        // Past 64 bits.
+        assert_eq!(
+            read_varint(&[0xff; 9].iter().copied().chain([2]).collect::<Vec<_>>()),
+            None
+        );
+    }
 
     /// Records of every length up to past [`RECORD_ROOM`], empty ones
     /// among them, come back as written across many chunks, by index and

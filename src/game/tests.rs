@@ -557,3 +557,59 @@ fn both_halves_of_a_fingerprint_vary() {
     }
     assert_eq!(halves.len(), 4 * positions.len());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The compact form of the search on disk's files (`compact_step`)
+    /// gives back every step of random play byte for byte, each read in
+    /// turn from one stream as the files hold them, in fewer bytes: no card
+    /// is created or destroyed on the way.
+    #[test]
+    fn compact_steps_of_random_play_read_back_as_they_were(
+        seed in any::<u64>(),
+        suits in prop::sample::select(vec![SuitCount::One, SuitCount::Two, SuitCount::Four]),
+        choices in prop::collection::vec(any::<prop::sample::Index>(), 1..200),
+    ) {
+        let game = Game::new(&random_deal(seed, suits, Rules::Standard)).unwrap();
+        let mut position = game.start().clone();
+        let mut moves = Vec::new();
+        let mut plain = Vec::new();
+        let mut stream = Vec::new();
+        let mut steps = 0;
+        for choice in choices {
+            let step = Step { position: position.clone(), reveals: Reveals::default() };
+            let bytes = step.packed();
+            let before = stream.len();
+            prop_assert_eq!(compact_step(&bytes, &mut stream), bytes.len());
+            prop_assert!(stream.len() - before < bytes.len());
+            plain.extend_from_slice(&bytes);
+            steps += 1;
+            moves.clear();
+            game.moves(&position, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            position = game.apply(&position, moves[choice.index(moves.len())]).position;
+        }
+        let mut back = Vec::new();
+        let mut at = 0;
+        let mut read = 0;
+        while at < stream.len() {
+            let used = uncompact_step(&stream[at..], &mut back);
+            prop_assert!(used.is_some());
+            at += used.unwrap();
+            read += 1;
+        }
+        prop_assert_eq!(read, steps);
+        prop_assert_eq!(&back, &plain);
+        // Every step read back is a position of the game, all 104 cards
+        // accounted for.
+        let mut at = 0;
+        while at < back.len() {
+            let (step, used) = Step::unpack_from(&back[at..]).unwrap();
+            prop_assert_eq!(card_total(&game, &step.position), 104);
+            at += used;
+        }
+    }
+}

@@ -462,6 +462,19 @@ impl PackedProblem for ExhaustiveProblem<'_> {
         Self::push_back(visit.back, visit.test, visit.dealt, out);
     }
 
+    /// The step's compact form ([`crate::game::compact_step`]), then the
+    /// three bytes of the move back as they are.
+    fn write_record(&self, bytes: &[u8], out: &mut Vec<u8>) {
+        let used = crate::game::compact_step(bytes, out);
+        out.extend_from_slice(&bytes[used..used + 3]);
+    }
+
+    fn read_record(&self, record: &[u8], out: &mut Vec<u8>) -> Option<usize> {
+        let used = crate::game::uncompact_step(record, out)?;
+        out.extend_from_slice(record.get(used..used + 3)?);
+        Some(used + 3)
+    }
+
     fn unpack(&self, bytes: &[u8]) -> Visit {
         let (step, used) =
             Step::unpack_from(bytes).expect("the layered search hands back the bytes pack wrote");

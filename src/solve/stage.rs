@@ -261,6 +261,15 @@ impl PackedProblem for StageProblem<'_> {
             .0
     }
 
+    /// The step's compact form ([`crate::game::compact_step`]).
+    fn write_record(&self, bytes: &[u8], out: &mut Vec<u8>) {
+        crate::game::compact_step(bytes, out);
+    }
+
+    fn read_record(&self, record: &[u8], out: &mut Vec<u8>) -> Option<usize> {
+        crate::game::uncompact_step(record, out)
+    }
+
     /// The successors' keys and layers from the two piles each move
     /// touches ([`Game::preview`]), none of them built.
     fn expand_packed(&self, bytes: &[u8], out: &mut Vec<Successor>) -> NodeKind {

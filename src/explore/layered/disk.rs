@@ -20,9 +20,11 @@
 //! 3. expands the new states in the order the in-memory search would
 //!    (in one process, a part's states wait for step 3 in a file, in LZ4
 //!    blocks, when they pass its share of the memory budget, and are read
-//!    back a block at a time), and writes every successor (its packed
-//!    record) to one output file, in Zstandard blocks keyed by target
-//!    layer and part; but a same-layer successor already in a seen set is
+//!    back a block at a time), and writes every successor (its depth and
+//!    its state in the problem's form for the files,
+//!    [`PackedProblem::write_record`]: Spider's in 0.69 times the bytes) to
+//!    one output file, in Zstandard blocks keyed by target layer and part;
+//!    but a same-layer successor already in a seen set is
 //!    counted as a duplicate and neither built nor written (the task that
 //!    reads it would drop it: nine in ten same-layer successors are such,
 //!    mostly states new in the same round, a card moved on again, or a
@@ -32,7 +34,8 @@
 //!
 //! The layer ends with the first round that finds nothing new. Only the
 //! current layer's seen sets are in memory; everything else is on disk, and
-//! a file is deleted once every layer it feeds has read it. In one process,
+//! a file is deleted once every layer it feeds has read it (inside a pack,
+//! its bytes are given back to the file system, [`free_range`]). In one process,
 //! output files are kept in memory up to [`MEMORY_FILES`] bytes and written
 //! only when a manifest is (together, as one pack), so that a file read by
 //! the next round is seldom written at all: a search of many small rounds
@@ -114,8 +117,11 @@ pub const LAUNCH_FROM: u64 = 100_000;
 
 /// Format of the disk manifest (2: packs, seen runs named by the rounds
 /// they cover; 3: records without their fingerprints; 4: Spider's layer
-/// keys hold the pairs out of order, [`crate::game::layer_of`]).
-const DISK_VERSION: u32 = 4;
+/// keys hold the pairs out of order, [`crate::game::layer_of`]; 5: records
+/// in the problem's form for the files, [`PackedProblem::write_record`],
+/// their depth as a LEB128 number and no length; files at Zstandard level
+/// 3).
+const DISK_VERSION: u32 = 5;
 /// Raw bytes of records gathered before a block is compressed and written.
 const BLOCK_BYTES: usize = if cfg!(test) { 1 << 12 } else { 1 << 18 };
 /// The most bytes of output files and seen runs kept in memory between two
@@ -199,6 +205,10 @@ struct Unsaved {
     written: Vec<PathBuf>,
     /// Files no layer reads any more, deleted once it is written.
     doomed: Vec<PathBuf>,
+    /// Files in a pack that no layer reads any more while others in it
+    /// are still read: the pack, where the file starts and its bytes,
+    /// freed once the manifest is written ([`free_range`]).
+    holes: Vec<(PathBuf, u64, u64)>,
     /// The output files in memory (of the rounds run in this process).
     memory: Option<MemFiles>,
     /// The current layer's seen runs not written yet, per part (of the
@@ -425,6 +435,7 @@ enum Sink<'m> {
 /// Writes one task's successors: records gathered per (target layer,
 /// part), compressed a block at a time.
 struct BlockWriter<'m> {
+    records: &'m dyn Records,
     name: String,
     path: PathBuf,
     out: Sink<'m>,
@@ -432,9 +443,11 @@ struct BlockWriter<'m> {
     info: FileInfo,
 }
 
-/// The Zstandard level of the files: level 1 packs Spider records about
-/// six times; see `docs/engine.md`.
-const FILE_LEVEL: i32 = 1;
+/// The Zstandard level of the files. On the unwon game's stage 1, level 3
+/// packs Spider's compact records into 12.2 bytes where level 1 takes 13.2
+/// (4.5 and 4.2 times smaller than raw, blocks of 256 KiB), for about 2 %
+/// more CPU in all; see `docs/engine.md`.
+const FILE_LEVEL: i32 = 3;
 
 thread_local! {
     /// Each thread's Zstandard contexts for the files (made once: a
@@ -445,17 +458,21 @@ thread_local! {
     )> = const { std::cell::RefCell::new((None, None)) };
     /// Each thread's buffer for the blocks it packs.
     static FILE_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    /// Each thread's buffer for a frontier's block in the files' form.
+    static FRONTIER_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 impl<'m> BlockWriter<'m> {
     /// A writer of file `name`, kept in `memory` while it has room.
     fn new(
+        records: &'m dyn Records,
         dir: &Path,
         name: String,
         producer: u64,
         memory: Option<&'m MemFiles>,
     ) -> BlockWriter<'m> {
         BlockWriter {
+            records,
             path: blocks_path(dir, &name),
             name,
             out: match memory {
@@ -482,14 +499,15 @@ impl<'m> BlockWriter<'m> {
             + (1 << 16)
     }
 
-    /// Adds `record`, of the state of fingerprint `fp`, to the records for
-    /// layer `target`. The fingerprint is not written: the reader computes
-    /// it again (the files take 0.57 times the bytes without).
+    /// Adds `record` (its depth in two bytes, then the packed state), of
+    /// the state of fingerprint `fp`, to the records for layer `target`,
+    /// in the files' form ([`write_file_record`]). The fingerprint is not
+    /// written: the reader computes it again (the files take 0.57 times
+    /// the bytes without).
     fn push(&mut self, target: u64, fp: u128, record: &[u8]) -> Result<(), CheckpointError> {
         let key = (target, part_of(fp) as u16);
         let (buf, count) = self.open.entry(key).or_default();
-        buf.extend_from_slice(&(record.len() as u16).to_le_bytes());
-        buf.extend_from_slice(record);
+        write_file_record(self.records, record, buf);
         *count += 1;
         if buf.len() >= BLOCK_BYTES {
             let (buf, count) = self.open.remove(&key).expect("just filled");
@@ -574,8 +592,52 @@ impl<'m> BlockWriter<'m> {
     }
 }
 
-/// The fingerprint of the state a packed record holds (its depth apart).
-type Fingerprint<'f> = &'f (dyn Fn(&[u8]) -> u128 + Sync);
+/// What the files need of a problem: the form its states take there
+/// ([`PackedProblem::write_record`]) and their fingerprints.
+trait Records: Sync {
+    /// The fingerprint of the packed state `packed`.
+    fn fingerprint_of(&self, packed: &[u8]) -> u128;
+    /// See [`PackedProblem::write_record`].
+    fn write(&self, packed: &[u8], out: &mut Vec<u8>);
+    /// See [`PackedProblem::read_record`].
+    fn read(&self, record: &[u8], out: &mut Vec<u8>) -> Option<usize>;
+}
+
+impl<P: PackedProblem> Records for P
+where
+    P::State: Send,
+{
+    fn fingerprint_of(&self, packed: &[u8]) -> u128 {
+        self.fingerprint(&self.unpack(packed))
+    }
+
+    fn write(&self, packed: &[u8], out: &mut Vec<u8>) {
+        self.write_record(packed, out);
+    }
+
+    fn read(&self, record: &[u8], out: &mut Vec<u8>) -> Option<usize> {
+        self.read_record(record, out)
+    }
+}
+
+/// Appends `record` (its depth in two bytes, then the packed state) in the
+/// form the files hold it: the depth as a LEB128 number, then the state in
+/// the problem's form ([`PackedProblem::write_record`]). No length: the
+/// problem's form tells where it ends.
+fn write_file_record(records: &dyn Records, record: &[u8], out: &mut Vec<u8>) {
+    write_varint(u64::from(u16::from_le_bytes([record[0], record[1]])), out);
+    records.write(&record[2..], out);
+}
+
+/// Appends the record whose file form ([`write_file_record`]) starts
+/// `bytes` to `out` as the search holds it (its depth in two bytes, then
+/// the packed state); how many bytes of `bytes` it took, `None` if they do
+/// not start with one.
+fn read_file_record(records: &dyn Records, bytes: &[u8], out: &mut Vec<u8>) -> Option<usize> {
+    let (depth, at) = read_varint(bytes)?;
+    out.extend_from_slice(&u16::try_from(depth).ok()?.to_le_bytes());
+    Some(at + records.read(&bytes[at..], out)?)
+}
 
 /// Records a block's fingerprints are computed ahead of the one handed
 /// on: [`read_blocks`] passes the fingerprint that many records later, so
@@ -595,7 +657,7 @@ fn read_blocks(
     info: &FileInfo,
     layer: u64,
     part: usize,
-    fingerprint: Fingerprint,
+    records: &dyn Records,
     mut f: impl FnMut(u128, &[u8], Option<u128>) -> Result<(), CheckpointError>,
 ) -> Result<(), CheckpointError> {
     let (path, base) = match &info.pack {
@@ -606,8 +668,12 @@ fn read_blocks(
     let mut file = None;
     let mut packed = Vec::new();
     let mut raw = Vec::new();
-    // The block's records: fingerprint, where the record starts, its length.
-    let mut records: Vec<(u128, usize, usize)> = Vec::new();
+    // The block's records as the search holds them (depth, packed state),
+    // one after another.
+    let mut decoded = Vec::new();
+    // The block's records: fingerprint, where the record starts in
+    // `decoded`, its length.
+    let mut found: Vec<(u128, usize, usize)> = Vec::new();
     for block in &info.blocks {
         if block.target != layer || block.part as usize != part {
             continue;
@@ -632,29 +698,24 @@ fn read_blocks(
         decompress_block(Codec::Zstd, packed, block.raw as usize, &mut raw)
             .map_err(io_error(&path))?;
         let mut at = 0;
-        records.clear();
+        decoded.clear();
+        found.clear();
         while at < raw.len() {
-            if at + 2 > raw.len() {
-                return Err(damaged(&path, "a record cut short"));
-            }
-            let len = u16::from_le_bytes([raw[at], raw[at + 1]]) as usize;
-            at += 2;
-            if len < 2 || at + len > raw.len() {
-                return Err(damaged(&path, "a record out of shape"));
-            }
-            let fp = fingerprint(&raw[at + 2..at + len]);
+            let start = decoded.len();
+            at += read_file_record(records, &raw[at..], &mut decoded)
+                .ok_or_else(|| damaged(&path, "a record out of shape"))?;
+            let fp = records.fingerprint_of(&decoded[start + 2..]);
             if part_of(fp) != part {
                 return Err(damaged(&path, "a record of another part"));
             }
-            records.push((fp, at, len));
-            at += len;
+            found.push((fp, start, decoded.len() - start));
         }
-        if records.len() != block.count as usize {
+        if found.len() != block.count as usize {
             return Err(damaged(&path, "a block of the wrong length"));
         }
-        for (i, &(fp, at, len)) in records.iter().enumerate() {
-            let ahead = records.get(i + READ_AHEAD).map(|r| r.0);
-            f(fp, &raw[at..at + len], ahead)?;
+        for (i, &(fp, at, len)) in found.iter().enumerate() {
+            let ahead = found.get(i + READ_AHEAD).map(|r| r.0);
+            f(fp, &decoded[at..at + len], ahead)?;
         }
     }
     Ok(())
@@ -699,7 +760,7 @@ impl Chunk {
     fn sift(
         &mut self,
         runs: &mut Vec<Run>,
-        frontier: &mut FrontierWriter,
+        frontier: &mut FrontierWriter<'_>,
     ) -> Result<(), CheckpointError> {
         if !self.new_fps.is_empty() {
             self.new_fps.sort_unstable();
@@ -741,7 +802,7 @@ fn dedup_task(
     seen: &mut FpTable,
     hold: Option<u64>,
     budget: u64,
-    fingerprint: Fingerprint,
+    records: &dyn Records,
 ) -> Result<(TaskOut, Frontier, Vec<Run>), CheckpointError> {
     let layer = round.layer;
     let mut out = TaskOut {
@@ -752,7 +813,7 @@ fn dedup_task(
     let mut dups = vec![0u64; round.files.len()];
     let mut news = vec![0u64; round.files.len()];
     let mut runs = Vec::new();
-    let mut frontier = FrontierWriter::new(frontier_path(dir, part), hold, budget);
+    let mut frontier = FrontierWriter::new(records, frontier_path(dir, part), hold, budget);
     let mut chunk_bytes = 0;
     let mut sift = |chunk: &mut Chunk, frontier: &mut FrontierWriter| {
         if chunk.inputs == 0 {
@@ -775,7 +836,7 @@ fn dedup_task(
             info,
             layer,
             part,
-            fingerprint,
+            records,
             |fp, record, ahead| {
                 if let Some(ahead) = ahead {
                     seen.prefetch(ahead);
@@ -870,7 +931,8 @@ enum Frontier {
 /// `hold` bytes held, or the task's `budget` if that is more: blocks of
 /// the states of one shard in one chunk would be small, and compressed
 /// less.
-struct FrontierWriter {
+struct FrontierWriter<'r> {
+    records: &'r dyn Records,
     path: PathBuf,
     hold: Option<u64>,
     budget: u64,
@@ -883,9 +945,15 @@ struct FrontierWriter {
     file: Option<FrontierFile>,
 }
 
-impl FrontierWriter {
-    fn new(path: PathBuf, hold: Option<u64>, budget: u64) -> FrontierWriter {
+impl<'r> FrontierWriter<'r> {
+    fn new(
+        records: &'r dyn Records,
+        path: PathBuf,
+        hold: Option<u64>,
+        budget: u64,
+    ) -> FrontierWriter<'r> {
         FrontierWriter {
+            records,
             path,
             hold,
             budget,
@@ -931,7 +999,7 @@ impl FrontierWriter {
         };
         for (shard, blocks) in self.shards.iter_mut().enumerate() {
             for (raw, count) in blocks.drain(..) {
-                file.push(shard, &raw, count)?;
+                file.push(self.records, shard, &raw, count)?;
             }
         }
         self.held = 0;
@@ -994,8 +1062,8 @@ struct FrontierBlock {
     count: u32,
 }
 
-/// A frontier on disk: LZ4 blocks of up to [`FRONTIER_BLOCK`] states (each
-/// its length in two bytes, then its record), read back by shard, and each
+/// A frontier on disk: LZ4 blocks of up to [`FRONTIER_BLOCK`] states in the
+/// files' form ([`write_file_record`]), read back by shard, and each
 /// shard's in the order written. The file is deleted when the frontier is
 /// dropped (expanded, or left by a round cut short), and no run reads
 /// another's, so its format is free to change: LZ4 rather than the output
@@ -1022,18 +1090,38 @@ impl FrontierFile {
         })
     }
 
-    fn push(&mut self, shard: usize, raw: &[u8], count: u32) -> Result<(), CheckpointError> {
+    /// Writes the block of `count` states `held` (each its length in two
+    /// bytes, then its record) of shard `shard`, in the files' form
+    /// ([`write_file_record`]), packed.
+    fn push(
+        &mut self,
+        records: &dyn Records,
+        shard: usize,
+        held: &[u8],
+        count: u32,
+    ) -> Result<(), CheckpointError> {
         let path = &self.path;
         let out = self.out.as_mut().expect("a file being written");
-        let len = with_compressed(Codec::Lz4, raw, |packed| {
+        let mut raw = FRONTIER_BUFFER.take();
+        raw.clear();
+        let mut at = 0;
+        while at < held.len() {
+            let len = u16::from_le_bytes([held[at], held[at + 1]]) as usize;
+            write_file_record(records, &held[at + 2..at + 2 + len], &mut raw);
+            at += 2 + len;
+        }
+        let written = with_compressed(FRONTIER_CODEC, &raw, |packed| {
             out.write_all(packed).map_err(io_error(path))?;
             Ok(packed.len() as u64)
-        })?;
+        });
+        let raw_len = raw.len();
+        FRONTIER_BUFFER.set(raw);
+        let len = written?;
         self.blocks.push(FrontierBlock {
             shard,
             offset: self.end,
             len: len as u32,
-            raw: raw.len() as u32,
+            raw: raw_len as u32,
             count,
         });
         self.end += len;
@@ -1056,6 +1144,7 @@ impl FrontierFile {
     /// (opened the first time).
     fn read_block(
         &self,
+        records: &dyn Records,
         file: &mut Option<fs::File>,
         k: usize,
         arena: &mut Arena,
@@ -1072,10 +1161,21 @@ impl FrontierFile {
         let mut packed = vec![0; block.len as usize];
         file.read_exact(&mut packed).map_err(io_error(path))?;
         let mut raw = Vec::new();
-        decompress_block(Codec::Lz4, &packed, block.raw as usize, &mut raw)
+        decompress_block(FRONTIER_CODEC, &packed, block.raw as usize, &mut raw)
             .map_err(io_error(path))?;
         *arena = Arena::default();
-        read_states(path, &raw, block.count, arena)
+        let mut record = Vec::new();
+        let mut at = 0;
+        while at < raw.len() {
+            record.clear();
+            at += read_file_record(records, &raw[at..], &mut record)
+                .ok_or_else(|| damaged(path, "a state out of shape"))?;
+            arena.push(&record);
+        }
+        if arena.len() != block.count as usize {
+            return Err(damaged(path, "a block of the wrong length"));
+        }
+        Ok(())
     }
 }
 
@@ -1086,11 +1186,18 @@ impl Drop for FrontierFile {
     }
 }
 
+/// How a frontier's file is packed: LZ4, its blocks read back once in the
+/// same round. Zstandard took a third fewer bytes there but 1.5 % more CPU,
+/// and the directory's largest size was the same (it comes when no
+/// frontier waits in a file).
+const FRONTIER_CODEC: Codec = Codec::Lz4;
+
 /// How a block is packed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Codec {
     /// Zstandard at [`FILE_LEVEL`]: the output files, which may wait on
-    /// the disk for many rounds (about 3.4 times smaller than raw, packed
+    /// the disk for many rounds (Spider's raw records were about 3.4 times
+    /// smaller at level 1, packed
     /// at about 330 MB/s and unpacked at 1.1 GB/s on this machine).
     Zstd,
     /// LZ4: a frontier's file, read back in the same round and deleted
@@ -1200,7 +1307,13 @@ where
     let layer = round.layer;
     let part = out.part;
     let mut memory = out.memory;
-    let mut writer = BlockWriter::new(dir, output_name(layer, round.step, part), layer, files);
+    let mut writer = BlockWriter::new(
+        problem,
+        dir,
+        output_name(layer, round.step, part),
+        layer,
+        files,
+    );
     let mut scratch = Vec::new();
     let mut units: Vec<UnitOut<P::State>> = Vec::new();
     let mut drop_same: Vec<bool> = Vec::new();
@@ -1227,7 +1340,7 @@ where
                 if next >= file.blocks.len() {
                     break;
                 }
-                file.read_block(&mut reader, next, &mut read)?;
+                file.read_block(problem, &mut reader, next, &mut read)?;
                 next += 1;
                 (&read, 0, read.len())
             }
@@ -1443,7 +1556,7 @@ where
             &mut seen,
             None,
             self.disk_budget() / 4,
-            &|packed: &[u8]| self.problem.fingerprint(&self.problem.unpack(packed)),
+            self.problem,
         )?;
         // Only this part's seen set is at hand.
         let mut known = vec![None; PARTS];
@@ -1499,7 +1612,11 @@ where
                 if manifest.version != DISK_VERSION {
                     return Err(CheckpointError::OtherSearch {
                         path: dir.clone(),
-                        found: format!("disk format {} of another version", manifest.version),
+                        found: format!(
+                            "disk format {} of another version of spider, which this one \
+                             (format {DISK_VERSION}) cannot read",
+                            manifest.version
+                        ),
                     });
                 }
                 if manifest.id != id {
@@ -1525,7 +1642,7 @@ where
                 let layer = problem.layer(&start);
                 let mut record = 0u16.to_le_bytes().to_vec();
                 problem.pack(&start, &mut record);
-                let mut writer = BlockWriter::new(&dir, "start.blk".into(), START, None);
+                let mut writer = BlockWriter::new(problem, &dir, "start.blk".into(), START, None);
                 writer.push(layer, problem.fingerprint(&start), &record)?;
                 let (name, info) = writer.finish()?.expect("one record");
                 DiskManifest {
@@ -1548,6 +1665,7 @@ where
         let mut unsaved = Unsaved {
             written: Vec::new(),
             doomed: Vec::new(),
+            holes: Vec::new(),
             memory: Some(MemFiles::new(budget)),
             runs: (0..PARTS).map(|_| Vec::new()).collect(),
             runs_from: 0,
@@ -1630,7 +1748,6 @@ where
             // The tasks running at once read their inputs in chunks of up
             // to another quarter of the budget, shared.
             let inputs = budget / (4 * pool.threads().min(PARTS) as u64);
-            let fingerprint = |packed: &[u8]| problem.fingerprint(&problem.unpack(packed));
             // The parts a search stopped in this round finished: their
             // files as the manifest knows them (in a pack now, maybe).
             let done: Vec<TaskOut> = std::mem::take(&mut current.done)
@@ -1657,16 +1774,7 @@ where
                             .enumerate()
                             .with_max_len(1)
                             .map(|(part, seen)| {
-                                dedup_task(
-                                    &dir,
-                                    memory,
-                                    &round,
-                                    part,
-                                    seen,
-                                    hold,
-                                    inputs,
-                                    &fingerprint,
-                                )
+                                dedup_task(&dir, memory, &round, part, seen, hold, inputs, problem)
                             })
                             .collect::<Result<Vec<_>, _>>()
                     })?;
@@ -1880,11 +1988,17 @@ where
                     let info = manifest.files.remove(&name).expect("just found");
                     if unsaved.memory.as_ref().is_some_and(|m| m.remove(&name)) {
                         // Never written.
-                    } else if let Some((pack, _)) = info.pack {
-                        // A pack goes with the last file in it.
+                    } else if let Some((pack, base)) = info.pack {
+                        // A pack goes with the last file in it; until
+                        // then, the bytes of the files in it no layer
+                        // reads are given back.
                         let in_pack = |f: &FileInfo| f.pack.as_ref().is_some_and(|p| p.0 == pack);
                         if !manifest.files.values().any(in_pack) {
                             unsaved.doomed.push(blocks_path(&dir, &pack));
+                        } else {
+                            unsaved
+                                .holes
+                                .push((blocks_path(&dir, &pack), base, info.bytes));
                         }
                     } else {
                         unsaved.doomed.push(blocks_path(&dir, &name));
@@ -2087,8 +2201,41 @@ where
                 fs::remove_file(&path)
             };
         }
+        for (path, from, len) in unsaved.holes.drain(..) {
+            free_range(&path, from, len);
+        }
         Ok(())
     }
+}
+
+/// Gives the `len` bytes of the file at `path` from `from` back to the file
+/// system (a hole: they read as zeros, the file keeps its length), where
+/// it can (Linux: `fallocate` with `FALLOC_FL_PUNCH_HOLE`; ext4, XFS, Btrfs
+/// and tmpfs do). A pack lives as long as the last file in it, so without
+/// this the files in it already read kept their bytes: on the unwon game's
+/// stage 1, a third of the packs' bytes at times (`docs/engine.md`).
+/// Best effort: where it cannot, the bytes stay until the pack goes.
+fn free_range(path: &Path, from: u64, len: u64) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        if let Ok(file) = fs::OpenOptions::new().write(true).open(path)
+            && let (Ok(from), Ok(len)) = (i64::try_from(from), i64::try_from(len))
+        {
+            // SAFETY: `fallocate` only reads its arguments; the descriptor
+            // is open for writing for the call's length.
+            let _ = unsafe {
+                libc::fallocate(
+                    file.as_raw_fd(),
+                    libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE,
+                    from,
+                    len,
+                )
+            };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (path, from, len);
 }
 
 /// Records in the manifest the parts of round `current` finished so far,
@@ -2389,7 +2536,7 @@ mod tests {
             Frontier::File(file) => {
                 let (mut reader, mut arena, mut all) = (None, Arena::default(), Vec::new());
                 for k in 0..file.blocks.len() {
-                    file.read_block(&mut reader, k, &mut arena).unwrap();
+                    file.read_block(&Walk, &mut reader, k, &mut arena).unwrap();
                     let block: Vec<Vec<u8>> = states(&arena);
                     all.extend(block);
                 }
@@ -2422,7 +2569,7 @@ mod tests {
         let mut files = Vec::new();
         for (k, producer) in [5u64, 6, 7].into_iter().enumerate() {
             let name = format!("f{k}.blk");
-            let mut writer = BlockWriter::new(dir.path(), name, producer, None);
+            let mut writer = BlockWriter::new(&Walk, dir.path(), name, producer, None);
             for i in 0..60_000u32 {
                 let s = state((i * 7_919 + k as u32 * 31_337) % 80_000);
                 let mut record = ((i % 50) as u16).to_le_bytes().to_vec();
@@ -2444,7 +2591,6 @@ mod tests {
             .step_by(10)
             .map(|n| Walk.fingerprint(&state(n)))
             .collect();
-        let fingerprint = |packed: &[u8]| Walk.fingerprint(&Walk.unpack(packed));
         let no_files = MemFiles::new(0);
         for part in 0..PARTS {
             let seen_before = || {
@@ -2487,7 +2633,7 @@ mod tests {
                     &mut seen,
                     hold,
                     budget,
-                    &fingerprint,
+                    &Walk,
                 )
                 .unwrap();
                 assert_eq!(out.inputs, sent_here.clone().count() as u64, "{what}");
@@ -2738,6 +2884,74 @@ mod tests {
     /// A search stopped part-way leaves the files it held in memory on
     /// disk as a pack, and resumes from it; a seen run written after the
     /// last manifest (as a crash between the two leaves it) is not read.
+    #[test]
+    fn a_directory_of_an_older_disk_format_is_refused_with_its_format() {
+        let dir = tempfile::tempdir().unwrap();
+        let stopped = Layered::new(&Walk)
+            .stop(Stop::Exhaust)
+            .limits(Limits {
+                max_positions: Some(5_000),
+                ..Limits::default()
+            })
+            .disk(on_disk(dir.path()), "walk")
+            .run()
+            .unwrap();
+        assert_eq!(stopped.end, End::Stopped(StopReason::Positions));
+        let path = dir.path().join("disk-manifest.json");
+        let mut manifest: serde_json::Value =
+            serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        assert_eq!(manifest["version"], DISK_VERSION);
+        manifest["version"] = 4.into();
+        fs::write(&path, serde_json::to_vec(&manifest).unwrap()).unwrap();
+        let err = Layered::new(&Walk)
+            .stop(Stop::Exhaust)
+            .disk(on_disk(dir.path()), "walk")
+            .run()
+            .unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, CheckpointError::OtherSearch { .. }), "{text}");
+        assert!(text.contains("disk format 4 of another version"), "{text}");
+    }
+
+    #[test]
+    fn a_freed_range_reads_as_zeros_or_as_it_was_and_the_rest_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pack");
+        let bytes: Vec<u8> = (0..3 << 16).map(|i| (i % 251) as u8 + 1).collect();
+        fs::write(&path, &bytes).unwrap();
+        free_range(&path, 1 << 16, 1 << 16);
+        let after = fs::read(&path).unwrap();
+        assert_eq!(after.len(), bytes.len());
+        assert_eq!(after[..1 << 16], bytes[..1 << 16]);
+        assert_eq!(after[2 << 16..], bytes[2 << 16..]);
+        let middle = &after[1 << 16..2 << 16];
+        assert!(middle.iter().all(|&b| b == 0) || middle == &bytes[1 << 16..2 << 16]);
+        // A file gone already is no error.
+        free_range(&dir.path().join("gone"), 0, 10);
+    }
+
+    #[test]
+    fn records_in_the_files_form_read_back_as_written() {
+        // The default form (a length, then the bytes) and Spider's
+        // compact one, with depths of one byte and more.
+        let walk = [
+            [0u8, 0, 7, 1, 9, 9].as_slice(),
+            &[200, 1, 3, 0, 0, 0],
+            &[255, 255],
+        ];
+        let mut files = Vec::new();
+        for record in walk {
+            write_file_record(&Walk, record, &mut files);
+        }
+        let mut back = Vec::new();
+        let mut at = 0;
+        while at < files.len() {
+            at += read_file_record(&Walk, &files[at..], &mut back).unwrap();
+        }
+        assert_eq!(back, walk.concat());
+        assert_eq!(read_file_record(&Walk, &files[..1], &mut Vec::new()), None);
+    }
+
     #[test]
     fn a_resumed_search_on_disk_reads_its_pack_and_drops_later_runs() {
         use crate::explore::Problem;
