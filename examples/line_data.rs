@@ -35,19 +35,12 @@ use spider_analyzer::unknown::sample::draw;
 
 mod study;
 
-fn setting(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 fn main() {
     let [suits, first, last] = study::three_args("line_data SUITS FIRST LAST");
-    let every = setting("EVERY", 8).max(1);
-    let candidates = setting("CANDIDATES", 4);
-    let rollouts = setting("ROLLOUTS", 6);
-    let base = setting("BASE", 5_000);
+    let every = study::setting("EVERY", 8).max(1);
+    let candidates = study::setting("CANDIDATES", 4);
+    let rollouts = study::setting("ROLLOUTS", 6);
+    let base = study::setting("BASE", 5_000);
     let cancel = AtomicBool::new(false);
     for number in first..=last {
         let (real, settings) = study::game(study::suits(suits), number);

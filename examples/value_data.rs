@@ -22,9 +22,7 @@ fn main() {
     let cancel = AtomicBool::new(false);
     for number in first..=last {
         let (real, mut settings) = study::game(study::suits(suits), number);
-        if let Some(budget) = std::env::var("LOOKAHEAD").ok().and_then(|b| b.parse().ok()) {
-            settings.lookahead = budget;
-        }
+        settings.lookahead = study::setting("LOOKAHEAD", settings.lookahead);
         let game = play_hidden(&real, &settings, &cancel).unwrap();
         let seen: Vec<_> = positions_seen(&real, &game.log)
             .unwrap()

@@ -20,6 +20,15 @@ pub fn three_args(usage: &str) -> [u64; 3] {
     args.try_into().unwrap_or_else(|_| panic!("usage: {usage}"))
 }
 
+/// The whole number in the environment variable `name`, else `default`.
+#[allow(dead_code)] // each example includes this module; not every one reads a setting
+pub fn setting(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// The suit count an example's SUITS argument names (1, 2, else 4).
 pub fn suits(suits: u64) -> SuitCount {
     match suits {

@@ -101,4 +101,5 @@ def main():
     print("WEIGHTS:", ", ".join(str(round(v * slope)) for v in w[1:]))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -29,6 +29,8 @@ import os
 import sys
 from collections import defaultdict
 
+from fit import solve  # the linear solve of fit.py, beside this script
+
 FEATURES = 16
 # lookahead::WEIGHTS (1 and 2 suits) and FOUR_SUIT_WEIGHTS.
 WEIGHTS = {
@@ -75,20 +77,6 @@ def centred(decision):
     mc = [sum(l[1][i] for l in lines) / n for i in range(FEATURES)]
     my = sum(l[2] for l in lines) / n
     return [(s - ms, [c[i] - mc[i] for i in range(FEATURES)], y - my) for s, c, y in lines]
-
-
-def solve(a, b):
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
-    for c in range(n):
-        pivot = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[pivot] = m[pivot], m[c]
-        for r in range(n):
-            if r != c and m[c][c]:
-                f = m[r][c] / m[c][c]
-                for j in range(c, n + 1):
-                    m[r][j] -= f * m[c][j]
-    return [m[i][n] / m[i][i] for i in range(n)]
 
 
 def fit(decisions, ridge):

@@ -2881,22 +2881,27 @@ mod tests {
         assert_eq!(leaves(Some(dir.path())), memory);
     }
 
-    /// A search stopped part-way leaves the files it held in memory on
-    /// disk as a pack, and resumes from it; a seen run written after the
-    /// last manifest (as a crash between the two leaves it) is not read.
-    #[test]
-    fn a_directory_of_an_older_disk_format_is_refused_with_its_format() {
-        let dir = tempfile::tempdir().unwrap();
+    /// The grid walk on disk in `dir`, stopped by a limit of 5,000
+    /// positions inside a layer.
+    fn walk_stopped_after_5000(dir: &Path) {
         let stopped = Layered::new(&Walk)
             .stop(Stop::Exhaust)
             .limits(Limits {
                 max_positions: Some(5_000),
                 ..Limits::default()
             })
-            .disk(on_disk(dir.path()), "walk")
+            .disk(on_disk(dir), "walk")
             .run()
             .unwrap();
         assert_eq!(stopped.end, End::Stopped(StopReason::Positions));
+    }
+
+    /// A directory written by an earlier disk format is refused, and the
+    /// message names its format.
+    #[test]
+    fn a_directory_of_an_older_disk_format_is_refused_with_its_format() {
+        let dir = tempfile::tempdir().unwrap();
+        walk_stopped_after_5000(dir.path());
         let path = dir.path().join("disk-manifest.json");
         let mut manifest: serde_json::Value =
             serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
@@ -2932,8 +2937,9 @@ mod tests {
 
     #[test]
     fn records_in_the_files_form_read_back_as_written() {
-        // The default form (a length, then the bytes) and Spider's
-        // compact one, with depths of one byte and more.
+        // The default form (the depth, a length, then the bytes), with
+        // depths of one byte and more; Spider's compact form has tests of
+        // its own (`game::tests`).
         let walk = [
             [0u8, 0, 7, 1, 9, 9].as_slice(),
             &[200, 1, 3, 0, 0, 0],
@@ -2952,21 +2958,15 @@ mod tests {
         assert_eq!(read_file_record(&Walk, &files[..1], &mut Vec::new()), None);
     }
 
+    /// A search stopped part-way leaves the files it held in memory on
+    /// disk as a pack, and resumes from it; a seen run written after the
+    /// last manifest (as a crash between the two leaves it) is not read.
     #[test]
     fn a_resumed_search_on_disk_reads_its_pack_and_drops_later_runs() {
         use crate::explore::Problem;
         let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let stopped = Layered::new(&Walk)
-            .stop(Stop::Exhaust)
-            .limits(Limits {
-                max_positions: Some(5_000),
-                ..Limits::default()
-            })
-            .disk(on_disk(dir.path()), "walk")
-            .run()
-            .unwrap();
-        assert_eq!(stopped.end, End::Stopped(StopReason::Positions));
+        walk_stopped_after_5000(dir.path());
         let packs = fs::read_dir(dir.path().join("blocks"))
             .unwrap()
             .filter(|e| {
