@@ -8,7 +8,7 @@
 //! `cargo bench --bench blind` (own deals 1..4 at 1 and 2 suits, PySol
 //! games 1..4 at 4 suits; the three players; about ten minutes);
 //! `BLIND_DEALS=N` deals per suit count, `BLIND_FIRST=N` the first deal
-//! number, `BLIND_SUITS=1,2` some suit counts, `BLIND_PLAYERS=rollout`
+//! number, `BLIND_SUITS=1,2` some suit counts, `BLIND_PLAYERS=rollout,stage`
 //! some players, `BLIND_SAMPLES=N` samples per decision (default 3, as
 //! `spider play`).
 

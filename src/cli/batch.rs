@@ -83,14 +83,14 @@ pub struct Args {
     /// appended to the results file as it ends, and a rerun resumes.
     #[arg(long, conflicts_with_all = ["summarize"])]
     hidden: bool,
-    /// With --hidden: the blind player, `hop`, `lookahead` or `rollout` (as
+    /// With --hidden: the blind player, `hop`, `lookahead`, `rollout` or `stage` (as
     /// `spider play --player`; default: `lookahead` at 2 suits, `hop` at 1
     /// and 4).
     #[arg(long, value_name = "NAME", requires = "hidden", value_parser = super::flags::player)]
     hidden_player: Option<spider_analyzer::unknown::blind::Player>,
     /// With --hidden: completions sampled at each decision (hop: the
-    /// completions solved; rollout: the rollouts of each candidate line;
-    /// lookahead: none).
+    /// completions solved; rollout and stage: the rollouts of each candidate
+    /// line; lookahead: none).
     #[arg(long, value_name = "N", default_value_t = 3, requires = "hidden", value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
     hidden_samples: usize,
     /// With --hidden: stop each solve of a sampled completion after N

@@ -36,12 +36,12 @@ fn kept(settings: &HiddenSettings) -> BlindSettings {
         } else {
             0
         },
-        deeper: if settings.player != Player::Rollout {
+        deeper: if !matches!(settings.player, Player::Rollout | Player::Stage) {
             settings.deeper
         } else {
             0
         },
-        deal_look: if settings.player != Player::Rollout {
+        deal_look: if !matches!(settings.player, Player::Rollout | Player::Stage) {
             settings.deal_look
         } else {
             0

@@ -43,8 +43,9 @@ pub struct Args {
     /// completions solved with every card known, the lookahead's line when
     /// none is won), `lookahead` (the lookahead's line alone, no sample) or
     /// `rollout` (each candidate line played on against sampled cards, each
-    /// drawn only when it turns up); default: `lookahead` at 2 suits, `hop`
-    /// at 1 and 4 (see docs/unknown-cards.md).
+    /// drawn only when it turns up) or `stage` (the lookahead's best lines,
+    /// each played on to the next deal against sampled cards); default:
+    /// `lookahead` at 2 suits, `hop` at 1 and 4 (see docs/unknown-cards.md).
     #[arg(long, value_name = "NAME", value_parser = super::flags::player)]
     player: Option<Player>,
     /// Completions sampled at each decision (hop: the completions solved;
@@ -156,6 +157,7 @@ fn chance(estimate: Option<Interval>, player: Player) -> String {
             i.high * 100.0
         ),
         None if player == Player::Hop => "not known (the lookahead's move: no move starts enough sampled wins, one at 1 and 2 suits, two at 4)".into(),
+        None if player == Player::Stage => "not known (the stage player rates its lines by where the stage ends, not by games won)".into(),
         None => format!("not known (the {player} player samples no completion to solve)"),
     }
 }

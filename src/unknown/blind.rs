@@ -263,6 +263,7 @@ impl HiddenSettings {
             Player::Rollout => Box::new(super::rollout::Rollout::new(self.clone())),
             Player::Hop => Box::new(Hop::new(self.clone())),
             Player::Lookahead => Box::new(Lookahead::new(self.clone())),
+            Player::Stage => Box::new(super::stage::Stage::new(self.clone())),
         }
     }
 }

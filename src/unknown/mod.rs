@@ -14,7 +14,8 @@
 //! - [`blind`]: the player by hindsight optimisation, the lookahead alone,
 //!   and the game between player and referee;
 //! - [`rollout`]: the player that draws a hidden card only when it turns
-//!   up (policy rollouts over the reveals);
+//!   up (policy rollouts over the reveals), and [`stage`]: the one that
+//!   rates each card to turn up by rollouts to the next deal;
 //! - [`lookahead`]: the search of the moves that turn up nothing, and
 //!   [`deeper`]: a look past the card a line turns up, by drawn cards.
 
@@ -28,6 +29,7 @@ pub mod policy;
 pub mod referee;
 pub mod rollout;
 pub mod sample;
+pub mod stage;
 pub mod view;
 
 pub use decided::{Completion, CompletionError, Decided, SampleSummary};

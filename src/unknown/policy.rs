@@ -68,6 +68,9 @@ pub enum Player {
     /// [`Lookahead`]: the lookahead alone (the line to the best reveal),
     /// no sample. The default at 2 suits.
     Lookahead,
+    /// [`super::stage::Stage`]: the lookahead's best lines, each rated by
+    /// rollouts of the lookahead player to the next deal.
+    Stage,
 }
 
 impl Player {
@@ -86,7 +89,7 @@ impl Player {
         }
     }
 
-    pub const NAMES: [&'static str; 3] = ["hop", "rollout", "lookahead"];
+    pub const NAMES: [&'static str; 4] = ["hop", "rollout", "lookahead", "stage"];
 
     /// The player named `name` ([`Player::NAMES`]).
     pub fn named(name: &str) -> Option<Player> {
@@ -94,6 +97,7 @@ impl Player {
             "rollout" => Some(Player::Rollout),
             "hop" => Some(Player::Hop),
             "lookahead" => Some(Player::Lookahead),
+            "stage" => Some(Player::Stage),
             _ => None,
         }
     }
@@ -103,6 +107,7 @@ impl Player {
             Player::Rollout => "rollout",
             Player::Hop => "hop",
             Player::Lookahead => "lookahead",
+            Player::Stage => "stage",
         }
     }
 }
