@@ -622,17 +622,16 @@ impl Lookahead {
 
 impl Policy for Lookahead {
     fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError> {
-        if view.is_won() {
+        let limits = &self.settings.limits;
+        if !super::policy::begin_move(
+            view,
+            limits,
+            &mut self.seen,
+            &mut self.plan,
+            &mut self.stats,
+            cancel,
+        )? {
             return Ok(None);
-        }
-        self.seen.insert(view.key());
-        if self.plan.is_empty() && view.hidden_count() == 0 {
-            // Every card seen: a game of known cards.
-            self.stats.decisions += 1;
-            let analysis = analyze_unshortened(&view.deal(), &self.settings.limits, cancel)?;
-            if let (Verdict::Winnable, Some(line)) = (analysis.verdict, analysis.line) {
-                self.plan = line;
-            }
         }
         if self.plan.is_empty() {
             let line = super::deeper::best_line(

@@ -6,9 +6,11 @@
 
 use std::sync::atomic::AtomicBool;
 
+use std::collections::HashSet;
+
 use crate::cards::{Card, SuitCount};
 use crate::game::Move;
-use crate::solve::{Limits, SolveError};
+use crate::solve::{Limits, SolveError, Verdict, analyze_unshortened};
 use crate::stats::Interval;
 
 use super::view::View;
@@ -52,6 +54,35 @@ pub struct PolicyStats {
     pub unplanned_moves: usize,
     /// Whether it gave up (no progress).
     pub gave_up: bool,
+}
+
+/// What the players that play lines ([`super::blind::Lookahead`],
+/// [`super::rollout::Rollout`], [`super::stage::Stage`]) do first at each
+/// move: `false` when the game is won (no move to choose); else `view` is
+/// kept among the positions `seen` and, when no line is left in `plan` and
+/// every card has been seen, the game is one of known cards: the solver's
+/// winning line within `limits`, if it finds one, becomes the plan (a
+/// decision in `stats`).
+pub(super) fn begin_move(
+    view: &View,
+    limits: &Limits,
+    seen: &mut HashSet<u128>,
+    plan: &mut Vec<Move>,
+    stats: &mut PolicyStats,
+    cancel: &AtomicBool,
+) -> Result<bool, SolveError> {
+    if view.is_won() {
+        return Ok(false);
+    }
+    seen.insert(view.key());
+    if plan.is_empty() && view.hidden_count() == 0 {
+        stats.decisions += 1;
+        let analysis = analyze_unshortened(&view.deal(), limits, cancel)?;
+        if let (Verdict::Winnable, Some(line)) = (analysis.verdict, analysis.line) {
+            *plan = line;
+        }
+    }
+    Ok(true)
 }
 
 /// Which player plays blind.

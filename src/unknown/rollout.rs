@@ -52,7 +52,7 @@ use crate::solve::{Limits, SolveError, Verdict, analyze_unshortened};
 use crate::stats::Interval;
 
 use super::lookahead::{Line, best_line, lines, value};
-use super::policy::{Choice, HiddenSettings, Policy, PolicyStats};
+use super::policy::{Choice, HiddenSettings, Policy, PolicyStats, begin_move};
 use super::referee::Referee;
 use super::sample::draw;
 use super::view::View;
@@ -103,30 +103,20 @@ impl Rollout {
             stats: PolicyStats::default(),
         }
     }
-
-    /// With nothing hidden, the solver's winning line, if it finds one
-    /// within the settings' limits.
-    fn solved(&self, view: &View, cancel: &AtomicBool) -> Result<Option<Vec<Move>>, SolveError> {
-        let analysis = analyze_unshortened(&view.deal(), &self.settings.limits, cancel)?;
-        Ok(match analysis.line {
-            Some(line) if analysis.verdict == Verdict::Winnable && !line.is_empty() => Some(line),
-            _ => None,
-        })
-    }
 }
 
 impl Policy for Rollout {
     fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError> {
-        if view.is_won() {
+        let limits = &self.settings.limits;
+        if !begin_move(
+            view,
+            limits,
+            &mut self.seen,
+            &mut self.plan,
+            &mut self.stats,
+            cancel,
+        )? {
             return Ok(None);
-        }
-        self.seen.insert(view.key());
-        if self.plan.is_empty() && view.hidden_count() == 0 {
-            // Every card seen: the game is one of known cards.
-            self.stats.decisions += 1;
-            if let Some(line) = self.solved(view, cancel)? {
-                self.plan = line;
-            }
         }
         if let Some(&mv) = self.plan.first() {
             return Ok(Some(Choice {

@@ -50,7 +50,7 @@ use crate::game::Move;
 use crate::solve::{Limits, SolveError, Verdict, analyze_unshortened};
 
 use super::lookahead::{Line, lines, value};
-use super::policy::{Choice, HiddenSettings, Policy, PolicyStats};
+use super::policy::{Choice, HiddenSettings, Policy, PolicyStats, begin_move};
 use super::referee::Referee;
 use super::rollout::{ENDGAME_POSITIONS, WON};
 use super::sample::draw;
@@ -109,17 +109,16 @@ impl Stage {
 
 impl Policy for Stage {
     fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError> {
-        if view.is_won() {
+        let limits = &self.settings.limits;
+        if !begin_move(
+            view,
+            limits,
+            &mut self.seen,
+            &mut self.plan,
+            &mut self.stats,
+            cancel,
+        )? {
             return Ok(None);
-        }
-        self.seen.insert(view.key());
-        if self.plan.is_empty() && view.hidden_count() == 0 {
-            // Every card seen: a game of known cards.
-            self.stats.decisions += 1;
-            let analysis = analyze_unshortened(&view.deal(), &self.settings.limits, cancel)?;
-            if let (Verdict::Winnable, Some(line)) = (analysis.verdict, analysis.line) {
-                self.plan = line;
-            }
         }
         if let Some(choice) = self.next() {
             return Ok(Some(choice));
