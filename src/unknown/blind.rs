@@ -598,11 +598,7 @@ impl Policy for Hop {
 #[derive(Clone, Debug)]
 pub struct Lookahead {
     settings: HiddenSettings,
-    /// The rest of the line chosen.
-    plan: Vec<Move>,
-    /// Positions reached in this game (keys of the views).
-    seen: HashSet<u128>,
-    stats: PolicyStats,
+    course: super::policy::Course,
     /// The draws past a line's card. The player has no check, so they take
     /// the check's stream.
     rng: SplitMix64,
@@ -613,61 +609,41 @@ impl Lookahead {
         Lookahead {
             rng: SplitMix64::new(settings.seed ^ CHECK_SEED),
             settings,
-            plan: Vec::new(),
-            seen: HashSet::new(),
-            stats: PolicyStats::default(),
+            course: super::policy::Course::default(),
         }
     }
 }
 
 impl Policy for Lookahead {
     fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError> {
-        let limits = &self.settings.limits;
-        if !super::policy::begin_move(
-            view,
-            limits,
-            &mut self.seen,
-            &mut self.plan,
-            &mut self.stats,
-            cancel,
-        )? {
+        if !self.course.begin(view, &self.settings.limits, cancel)? {
             return Ok(None);
         }
-        if self.plan.is_empty() {
+        if self.course.plan.is_empty() {
             let line = super::deeper::best_line(
                 view,
                 self.settings.lookahead.max(1),
-                &self.seen,
+                &self.course.seen,
                 Deeper::drawing(self.settings.deeper).past_deals(self.settings.deal_look),
                 &mut self.rng,
             )?;
             match line {
                 Some(line) if !line.moves.is_empty() => {
-                    self.stats.unplanned_moves += line.moves.len();
-                    self.plan = line.moves;
+                    self.course.stats.unplanned_moves += line.moves.len();
+                    self.course.plan = line.moves;
                 }
                 _ => return Ok(None),
             }
         }
-        Ok(Some(Choice {
-            mv: self.plan[0],
-            win_estimate: None,
-            alternatives: Vec::new(),
-            checked: false,
-        }))
+        Ok(self.course.next())
     }
 
     fn observe(&mut self, mv: Move, view_after: &View, turned: &[Card]) {
-        self.seen.insert(view_after.key());
-        if self.plan.first() == Some(&mv) && turned.is_empty() {
-            self.plan.remove(0);
-        } else {
-            self.plan.clear();
-        }
+        self.course.observe(mv, view_after, turned);
     }
 
     fn stats(&self) -> PolicyStats {
-        self.stats
+        self.course.stats
     }
 }
 

@@ -56,33 +56,71 @@ pub struct PolicyStats {
     pub gave_up: bool,
 }
 
-/// What the players that play lines ([`super::blind::Lookahead`],
-/// [`super::rollout::Rollout`], [`super::stage::Stage`]) do first at each
-/// move: `false` when the game is won (no move to choose); else `view` is
-/// kept among the positions `seen` and, when no line is left in `plan` and
-/// every card has been seen, the game is one of known cards: the solver's
-/// winning line within `limits`, if it finds one, becomes the plan (a
-/// decision in `stats`).
-pub(super) fn begin_move(
-    view: &View,
-    limits: &Limits,
-    seen: &mut HashSet<u128>,
-    plan: &mut Vec<Move>,
-    stats: &mut PolicyStats,
-    cancel: &AtomicBool,
-) -> Result<bool, SolveError> {
-    if view.is_won() {
-        return Ok(false);
+/// The course of a game for the players that play lines
+/// ([`super::blind::Lookahead`], [`super::rollout::Rollout`],
+/// [`super::stage::Stage`]): the rest of the line chosen (moves that turn
+/// up nothing, then the one that turns up cards or wins), the positions
+/// the game has been through (keys of the views), and the counts.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Course {
+    pub plan: Vec<Move>,
+    pub seen: HashSet<u128>,
+    pub stats: PolicyStats,
+}
+
+impl Course {
+    /// What such a player does first at each move: `false` when the game
+    /// is won (no move to choose); else `view` is kept among the positions
+    /// seen and, when no line is left and every card has been seen, the
+    /// game is one of known cards: the solver's winning line within
+    /// `limits`, if it finds one, becomes the line (a decision).
+    pub fn begin(
+        &mut self,
+        view: &View,
+        limits: &Limits,
+        cancel: &AtomicBool,
+    ) -> Result<bool, SolveError> {
+        if view.is_won() {
+            return Ok(false);
+        }
+        self.seen.insert(view.key());
+        if self.plan.is_empty() && view.hidden_count() == 0 {
+            self.stats.decisions += 1;
+            let analysis = analyze_unshortened(&view.deal(), limits, cancel)?;
+            if let (Verdict::Winnable, Some(line)) = (analysis.verdict, analysis.line) {
+                self.plan = line;
+            }
+        }
+        Ok(true)
     }
-    seen.insert(view.key());
-    if plan.is_empty() && view.hidden_count() == 0 {
-        stats.decisions += 1;
-        let analysis = analyze_unshortened(&view.deal(), limits, cancel)?;
-        if let (Verdict::Winnable, Some(line)) = (analysis.verdict, analysis.line) {
-            *plan = line;
+
+    /// The next move of the line, with no estimate.
+    pub fn next(&self) -> Option<Choice> {
+        Some(Choice {
+            mv: *self.plan.first()?,
+            win_estimate: None,
+            alternatives: Vec::new(),
+            checked: false,
+        })
+    }
+
+    /// `moves` become the line; its first move.
+    pub fn play(&mut self, moves: Vec<Move>) -> Option<Choice> {
+        self.plan = moves;
+        self.next()
+    }
+
+    /// `mv` was played, leading to `view_after` and turning up `turned`:
+    /// the line goes on when `mv` was its next move and turned up nothing
+    /// (a line ends at its card: anything after it is news).
+    pub fn observe(&mut self, mv: Move, view_after: &View, turned: &[Card]) {
+        self.seen.insert(view_after.key());
+        if self.plan.first() == Some(&mv) && turned.is_empty() {
+            self.plan.remove(0);
+        } else {
+            self.plan.clear();
         }
     }
-    Ok(true)
 }
 
 /// Which player plays blind.

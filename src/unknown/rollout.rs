@@ -52,7 +52,7 @@ use crate::solve::{Limits, SolveError, Verdict, analyze_unshortened};
 use crate::stats::Interval;
 
 use super::lookahead::{Line, best_line, lines, value};
-use super::policy::{Choice, HiddenSettings, Policy, PolicyStats, begin_move};
+use super::policy::{Choice, Course, HiddenSettings, Policy, PolicyStats};
 use super::referee::Referee;
 use super::sample::draw;
 use super::view::View;
@@ -85,12 +85,7 @@ pub const ENDGAME_POSITIONS: u64 = 20_000;
 pub struct Rollout {
     settings: HiddenSettings,
     rng: SplitMix64,
-    /// The rest of the line chosen: moves that turn up nothing, then the
-    /// one that turns up cards (or wins).
-    plan: Vec<Move>,
-    /// Positions reached in this game (keys of the views).
-    seen: HashSet<u128>,
-    stats: PolicyStats,
+    course: Course,
 }
 
 impl Rollout {
@@ -98,35 +93,24 @@ impl Rollout {
         Rollout {
             rng: SplitMix64::new(settings.seed),
             settings,
-            plan: Vec::new(),
-            seen: HashSet::new(),
-            stats: PolicyStats::default(),
+            course: Course::default(),
         }
     }
 }
 
 impl Policy for Rollout {
     fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError> {
-        let limits = &self.settings.limits;
-        if !begin_move(
-            view,
-            limits,
-            &mut self.seen,
-            &mut self.plan,
-            &mut self.stats,
-            cancel,
-        )? {
+        if !self.course.begin(view, &self.settings.limits, cancel)? {
             return Ok(None);
         }
-        if let Some(&mv) = self.plan.first() {
-            return Ok(Some(Choice {
-                mv,
-                win_estimate: None,
-                alternatives: Vec::new(),
-                checked: false,
-            }));
+        if let Some(choice) = self.course.next() {
+            return Ok(Some(choice));
         }
-        let found = lines(&view.deal(), self.settings.lookahead.max(1), &self.seen)?;
+        let found = lines(
+            &view.deal(),
+            self.settings.lookahead.max(1),
+            &self.course.seen,
+        )?;
         let mut candidates: Vec<Line> = found.leaves;
         candidates.truncate(CANDIDATES);
         if candidates.is_empty() {
@@ -134,71 +118,88 @@ impl Policy for Rollout {
             let Some(inner) = found.inner else {
                 return Ok(None);
             };
-            self.stats.unplanned_moves += inner.moves.len();
-            self.plan = inner.moves;
-            return Ok(Some(Choice {
-                mv: self.plan[0],
-                win_estimate: None,
-                alternatives: Vec::new(),
-                checked: false,
-            }));
+            self.course.stats.unplanned_moves += inner.moves.len();
+            return Ok(self.course.play(inner.moves));
         }
-        self.stats.decisions += 1;
+        self.course.stats.decisions += 1;
         let samples = self.settings.samples.max(1);
-        let unseen = view.unseen();
-        let fills: Vec<Vec<Card>> = (0..samples).map(|_| draw(&unseen, &mut self.rng)).collect();
-        let masked = view.deal();
-        let jobs: Vec<(usize, usize)> = (0..candidates.len())
-            .flat_map(|c| (0..samples).map(move |s| (c, s)))
-            .collect();
-        let values = jobs
-            .par_iter()
-            .map(|&(c, s)| {
-                let deal = masked.with_unknowns_filled(&fills[s])?;
-                rollout(&deal, &candidates[c].moves, cancel)
-            })
-            .collect::<Result<Vec<i64>, SolveError>>()?;
-        let rated: Vec<(usize, f64, usize)> = (0..candidates.len())
-            .map(|c| {
-                let mine = &values[c * samples..(c + 1) * samples];
-                let mean = mine.iter().sum::<i64>() as f64 / samples as f64;
-                let wins = mine.iter().filter(|&&v| v >= WON).count();
-                (c, mean, wins)
-            })
-            .collect();
-        let mut order: Vec<&(usize, f64, usize)> = rated.iter().collect();
-        // Best mean first; equal means keep the lookahead's order.
-        order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let best = order[0].0;
-        self.plan = candidates[best].moves.clone();
-        let estimate = |&(_, _, wins): &(usize, f64, usize)| Interval::of(wins, samples);
+        let rated = rate_by_rollouts(view, &candidates, samples, &mut self.rng, |deal, line| {
+            rollout(deal, line, cancel)
+        })?;
+        let best = rated[0].line;
+        self.course.plan = candidates[best].moves.clone();
+        let estimate = |r: &Rated| Interval::of(r.wins, samples);
         Ok(Some(Choice {
-            mv: self.plan[0],
-            win_estimate: estimate(order[0]),
-            alternatives: order[1..]
+            mv: self.course.plan[0],
+            win_estimate: estimate(&rated[0]),
+            alternatives: rated[1..]
                 .iter()
-                .map(|r| (candidates[r.0].moves[0], estimate(r)))
+                .map(|r| (candidates[r.line].moves[0], estimate(r)))
                 .collect(),
             checked: false,
         }))
     }
 
     fn observe(&mut self, mv: Move, view_after: &View, turned: &[Card]) {
-        self.seen.insert(view_after.key());
-        if self.plan.first() == Some(&mv) {
-            self.plan.remove(0);
-        } else {
-            self.plan.clear();
-        }
-        if !turned.is_empty() {
-            // The line ends at its reveal; anything after it is news.
-            self.plan.clear();
-        }
+        self.course.observe(mv, view_after, turned);
     }
 
     fn stats(&self) -> PolicyStats {
-        self.stats
+        self.course.stats
     }
+}
+
+/// A candidate line rated by its rollouts ([`rate_by_rollouts`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rated {
+    /// Its index among the candidates.
+    pub line: usize,
+    /// The mean worth of its rollouts.
+    pub mean: f64,
+    /// Its rollouts worth [`WON`] or more: games won.
+    pub wins: usize,
+}
+
+/// Rates each of `candidates` (lines from `view`) by `samples` rollouts,
+/// `rollout(deal, line)` on a deal that fills the cards `view` has not
+/// seen with a completion drawn from `rng`: the same completions for every
+/// line (common random numbers: a line is not preferred for luckier
+/// cards), each drawn from the unseen cards only. The rollouts run in
+/// parallel on the current rayon pool; the completions are drawn first, in
+/// order, so the rating does not depend on the threads. Best mean first;
+/// equal means keep the candidates' order.
+pub fn rate_by_rollouts(
+    view: &View,
+    candidates: &[Line],
+    samples: usize,
+    rng: &mut SplitMix64,
+    rollout: impl Fn(&crate::deal::Deal, &[Move]) -> Result<i64, SolveError> + Sync,
+) -> Result<Vec<Rated>, SolveError> {
+    let unseen = view.unseen();
+    let fills: Vec<Vec<Card>> = (0..samples).map(|_| draw(&unseen, rng)).collect();
+    let masked = view.deal();
+    let jobs: Vec<(usize, usize)> = (0..candidates.len())
+        .flat_map(|c| (0..samples).map(move |s| (c, s)))
+        .collect();
+    let values = jobs
+        .par_iter()
+        .map(|&(c, s)| {
+            let deal = masked.with_unknowns_filled(&fills[s])?;
+            rollout(&deal, &candidates[c].moves)
+        })
+        .collect::<Result<Vec<i64>, SolveError>>()?;
+    let mut rated: Vec<Rated> = (0..candidates.len())
+        .map(|c| {
+            let mine = &values[c * samples..(c + 1) * samples];
+            Rated {
+                line: c,
+                mean: mine.iter().sum::<i64>() as f64 / samples as f64,
+                wins: mine.iter().filter(|&&v| v >= WON).count(),
+            }
+        })
+        .collect();
+    rated.sort_by(|a, b| b.mean.total_cmp(&a.mean).then(a.line.cmp(&b.line)));
+    Ok(rated)
 }
 
 /// One rollout: `line` then the base player on `deal` (every card known

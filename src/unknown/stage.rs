@@ -41,8 +41,6 @@
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 
-use rayon::prelude::*;
-
 use crate::cards::Card;
 use crate::deal::numbered::SplitMix64;
 use crate::deal::{Deal, ShapeError};
@@ -50,10 +48,9 @@ use crate::game::Move;
 use crate::solve::{Limits, SolveError, Verdict, analyze_unshortened};
 
 use super::lookahead::{Line, lines, value};
-use super::policy::{Choice, HiddenSettings, Policy, PolicyStats, begin_move};
+use super::policy::{Choice, Course, HiddenSettings, Policy, PolicyStats};
 use super::referee::Referee;
-use super::rollout::{ENDGAME_POSITIONS, WON};
-use super::sample::draw;
+use super::rollout::{ENDGAME_POSITIONS, WON, rate_by_rollouts};
 use super::view::View;
 
 /// The most lines rolled out at a decision: the lookahead's best, each to
@@ -72,12 +69,7 @@ const STAGE_SEED: u64 = 0x57a6_e5ee_d000_0001;
 pub struct Stage {
     settings: HiddenSettings,
     rng: SplitMix64,
-    /// The rest of the line chosen: moves that turn up nothing, then the
-    /// one that turns up cards (or wins).
-    plan: Vec<Move>,
-    /// Positions reached in this game (keys of the views).
-    seen: HashSet<u128>,
-    stats: PolicyStats,
+    course: Course,
 }
 
 impl Stage {
@@ -85,45 +77,24 @@ impl Stage {
         Stage {
             rng: SplitMix64::new(settings.seed ^ STAGE_SEED),
             settings,
-            plan: Vec::new(),
-            seen: HashSet::new(),
-            stats: PolicyStats::default(),
+            course: Course::default(),
         }
-    }
-
-    /// The next move of the line chosen, if any.
-    fn next(&self) -> Option<Choice> {
-        Some(Choice {
-            mv: *self.plan.first()?,
-            win_estimate: None,
-            alternatives: Vec::new(),
-            checked: false,
-        })
-    }
-
-    fn play(&mut self, moves: Vec<Move>) -> Option<Choice> {
-        self.plan = moves;
-        self.next()
     }
 }
 
 impl Policy for Stage {
     fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError> {
-        let limits = &self.settings.limits;
-        if !begin_move(
-            view,
-            limits,
-            &mut self.seen,
-            &mut self.plan,
-            &mut self.stats,
-            cancel,
-        )? {
+        if !self.course.begin(view, &self.settings.limits, cancel)? {
             return Ok(None);
         }
-        if let Some(choice) = self.next() {
+        if let Some(choice) = self.course.next() {
             return Ok(Some(choice));
         }
-        let found = lines(&view.deal(), self.settings.lookahead.max(1), &self.seen)?;
+        let found = lines(
+            &view.deal(),
+            self.settings.lookahead.max(1),
+            &self.course.seen,
+        )?;
         let mut candidates: Vec<Line> = found.leaves;
         let deals_first = candidates
             .first()
@@ -135,65 +106,41 @@ impl Policy for Stage {
             let Some(line) = line else {
                 return Ok(None);
             };
-            self.stats.unplanned_moves += line.moves.len();
-            return Ok(self.play(line.moves));
+            self.course.stats.unplanned_moves += line.moves.len();
+            return Ok(self.course.play(line.moves));
         }
         candidates.retain(|line| line.moves.last() != Some(&Move::Deal));
         candidates.truncate(CANDIDATES);
         if candidates.len() == 1 {
-            self.stats.unplanned_moves += candidates[0].moves.len();
+            self.course.stats.unplanned_moves += candidates[0].moves.len();
             let line = candidates.remove(0);
-            return Ok(self.play(line.moves));
+            return Ok(self.course.play(line.moves));
         }
-        self.stats.decisions += 1;
+        self.course.stats.decisions += 1;
         let samples = self.settings.samples.max(1);
-        let unseen = view.unseen();
-        let fills: Vec<Vec<Card>> = (0..samples).map(|_| draw(&unseen, &mut self.rng)).collect();
-        let masked = view.deal();
-        let jobs: Vec<(usize, usize)> = (0..candidates.len())
-            .flat_map(|c| (0..samples).map(move |s| (c, s)))
-            .collect();
-        let seen = &self.seen;
-        let values = jobs
-            .par_iter()
-            .map(|&(c, s)| {
-                let deal = masked.with_unknowns_filled(&fills[s])?;
-                Ok(stage_rollout(&deal, &candidates[c].moves, seen, cancel)?.worth)
-            })
-            .collect::<Result<Vec<i64>, SolveError>>()?;
-        let rated: Vec<(usize, f64)> = (0..candidates.len())
-            .map(|c| {
-                let mine = &values[c * samples..(c + 1) * samples];
-                (c, mine.iter().sum::<i64>() as f64 / samples as f64)
-            })
-            .collect();
-        let mut order: Vec<&(usize, f64)> = rated.iter().collect();
-        // Best mean first; equal means keep the lookahead's order.
-        order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let seen = &self.course.seen;
+        let rated = rate_by_rollouts(view, &candidates, samples, &mut self.rng, |deal, line| {
+            Ok(stage_rollout(deal, line, seen, cancel)?.worth)
+        })?;
         // A rollout ends with the stage: the share of them won is no chance
         // to win the game, so none is given.
-        let best = order[0].0;
         let mut choice = self
-            .play(candidates[best].moves.clone())
+            .course
+            .play(candidates[rated[0].line].moves.clone())
             .expect("a candidate line has moves");
-        choice.alternatives = order[1..]
+        choice.alternatives = rated[1..]
             .iter()
-            .map(|r| (candidates[r.0].moves[0], None))
+            .map(|r| (candidates[r.line].moves[0], None))
             .collect();
         Ok(Some(choice))
     }
 
     fn observe(&mut self, mv: Move, view_after: &View, turned: &[Card]) {
-        self.seen.insert(view_after.key());
-        if self.plan.first() == Some(&mv) && turned.is_empty() {
-            self.plan.remove(0);
-        } else {
-            self.plan.clear();
-        }
+        self.course.observe(mv, view_after, turned);
     }
 
     fn stats(&self) -> PolicyStats {
-        self.stats
+        self.course.stats
     }
 }
 
