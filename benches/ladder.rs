@@ -13,7 +13,9 @@
 //! (`everywhere`: the dead-end test on every position; `room`: the room
 //! test on every entry; `counts`: the room test without the make-way
 //! rule; `learn`: with the learned conflicts; `fill`: with the dead-end
-//! test's deal rule, the rows left using up the empty piles),
+//! test's deal rule, the rows left using up the empty piles;
+//! `first-empty`: with the test of the first empty pile where rows are
+//! left),
 //! `LADDER_DIR` for
 //! another ladder made the same way from other games, which the solver
 //! was never tuned on (`cargo run --release --example ladder -- 6001 6020
@@ -54,6 +56,10 @@ fn main() {
         },
         Ok("fill") => Reductions {
             deals_fill: true,
+            ..Reductions::DEFAULT
+        },
+        Ok("first-empty") => Reductions {
+            first_empty: true,
             ..Reductions::DEFAULT
         },
         _ => Reductions::DEFAULT,

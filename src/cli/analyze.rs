@@ -135,6 +135,12 @@ pub struct Args {
     /// (see docs/proofs.md).
     #[arg(long, conflicts_with = "no_dead_ends")]
     deals_fill: bool,
+    /// With stock rows left, also test whether any pile can ever be
+    /// emptied, counting the room: until a pile empties, every card that
+    /// moves needs a card one rank higher to lie on, one card on each (see
+    /// docs/proofs.md, *The first empty pile*).
+    #[arg(long, conflicts_with = "no_dead_ends")]
+    first_empty: bool,
     /// Run only the exhaustive search (the proof), none of the guided
     /// passes that look for a win first.
     #[arg(long)]
@@ -189,6 +195,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             make_way: !args.no_make_way,
             learn: args.learn && !args.no_dead_ends,
             deals_fill: args.deals_fill,
+            first_empty: args.first_empty,
         },
         exhaustive_only: args.exhaustive_only,
         shorten_positions: args.shorten.shorten_positions,

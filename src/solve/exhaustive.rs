@@ -38,7 +38,7 @@ use crate::explore::layered::{PackedProblem, Successor};
 use crate::explore::{NodeKind, Problem};
 use crate::game::{Game, Move, PackedStep, Position, Step, layer_of, whole_layer_of};
 
-use super::prune::{Reductions, RoomRule, RoomTest, dead_end_learning};
+use super::prune::{Reductions, RoomRule, RoomTest, dead_end_rows};
 use super::room::Learned;
 use super::stage::push_previews;
 
@@ -428,11 +428,12 @@ impl Problem for ExhaustiveProblem<'_> {
             NodeKind::Leaf
         } else if self.reductions.dead_ends
             && (visit.test || self.reductions.dead_ends_everywhere)
-            && dead_end_learning(
+            && dead_end_rows(
                 self.game,
                 position,
                 self.room(visit),
                 self.reductions.deals_fill,
+                self.reductions.first_empty,
                 self.learned.as_ref(),
             )
             .is_some()

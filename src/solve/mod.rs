@@ -9,6 +9,7 @@
 //! [`crate::unknown`] decides every way to fill them.
 
 pub mod exhaustive;
+pub mod first_empty;
 mod heuristic;
 mod improve;
 pub mod prune;
@@ -703,6 +704,7 @@ fn decide(
             game.start(),
             prune::RoomRule::of(&limits.reductions),
             limits.reductions.deals_fill,
+            limits.reductions.first_empty,
         )
     {
         let mut analysis = finish(&search, Verdict::Unwinnable, None, None);

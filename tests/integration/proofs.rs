@@ -18,7 +18,8 @@ use super::solver::{endgame, naive_winnable, small_case};
 /// every position, the learned conflicts of the room test (on in all; here
 /// with the room test counting places only), and the dead-end test's deal
 /// rule, the rows left using up the empty piles (on in all; here with the
-/// room test, and with the first relaxation alone).
+/// room test, and with the first relaxation alone), and, with it, the test
+/// of the first empty pile where rows are left (on in all).
 const SETTINGS: [Reductions; 10] = [
     Reductions::ALL,
     Reductions::NONE,
@@ -31,6 +32,7 @@ const SETTINGS: [Reductions; 10] = [
         make_way: false,
         learn: false,
         deals_fill: false,
+        first_empty: false,
     },
     Reductions {
         dead_ends: true,
@@ -40,6 +42,7 @@ const SETTINGS: [Reductions; 10] = [
         make_way: true,
         learn: false,
         deals_fill: true,
+        first_empty: true,
     },
     Reductions {
         dead_ends: true,
@@ -49,6 +52,7 @@ const SETTINGS: [Reductions; 10] = [
         make_way: false,
         learn: false,
         deals_fill: false,
+        first_empty: false,
     },
     Reductions {
         dead_ends: false,
@@ -58,6 +62,7 @@ const SETTINGS: [Reductions; 10] = [
         make_way: false,
         learn: false,
         deals_fill: false,
+        first_empty: false,
     },
     Reductions {
         dead_ends: true,
@@ -67,6 +72,7 @@ const SETTINGS: [Reductions; 10] = [
         make_way: true,
         learn: false,
         deals_fill: true,
+        first_empty: true,
     },
     Reductions {
         dead_ends: true,
@@ -76,6 +82,7 @@ const SETTINGS: [Reductions; 10] = [
         make_way: false,
         learn: true,
         deals_fill: false,
+        first_empty: false,
     },
     Reductions {
         dead_ends: true,
@@ -85,6 +92,7 @@ const SETTINGS: [Reductions; 10] = [
         make_way: false,
         learn: false,
         deals_fill: true,
+        first_empty: true,
     },
 ];
 
@@ -678,4 +686,141 @@ fn the_rows_left_use_up_the_empty_piles() {
         );
     }
     assert_eq!(fired, 9);
+}
+
+/// The test of the first empty pile (`Reductions::first_empty`, the
+/// argument in `solve::first_empty`): with rows left, until a pile
+/// empties every card that moves lies on a card one rank higher, so the
+/// room is counted with no slack. The ladder's `r1-g5017` is proved lost
+/// by it at the start, where the first relaxation says nothing and the
+/// default search needs an exhaustive search of 23 positions; the plain
+/// search (every reduction off) agrees after 28,026 positions, and the
+/// guided passes find no win. `r1-g5009` the same:
+/// [`the_first_empty_pile_proves_r1_g5009_lost_at_the_start`].
+#[test]
+fn the_first_empty_pile_proves_r1_g5017_lost_at_the_start() {
+    first_empty_proves_lost_at_the_start("r1-g5017", 23, 28_026);
+}
+
+/// [`the_first_empty_pile_proves_r1_g5017_lost_at_the_start`] for
+/// `r1-g5009`: 460 positions by default, 1,773,547 for the plain search.
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn the_first_empty_pile_proves_r1_g5009_lost_at_the_start() {
+    first_empty_proves_lost_at_the_start("r1-g5009", 460, 1_773_547);
+}
+
+/// The ladder position `name` (one row left): the first relaxation says
+/// nothing at the start; with the test of the first empty pile the search
+/// proves it lost at the start (no pile can ever be emptied); the default
+/// search proves it lost in `positions_before` positions and the plain
+/// search in `plain_positions`; the guided passes find no win.
+fn first_empty_proves_lost_at_the_start(name: &str, positions_before: u64, plain_positions: u64) {
+    let with = Reductions {
+        first_empty: true,
+        ..Reductions::DEFAULT
+    };
+    let deal = ladder_position(name);
+    let game = Game::new(&deal).unwrap();
+    assert_eq!(game.rows_left(game.start()), 1, "{name}");
+    assert_eq!(
+        dead_end_at_start(&game, game.start(), RoomRule::MakeWay),
+        None,
+        "{name}: the first relaxation proves it"
+    );
+    let proved = prove(&deal, with, 1_000_000);
+    assert_eq!(
+        (proved.verdict, proved.positions, proved.pass),
+        (Verdict::Unwinnable, 1, "dead-end test"),
+        "{name}"
+    );
+    let why = proved.dead_end.unwrap();
+    assert!(why.no_pile_empties(), "{name}: {why}");
+    let before = prove(&deal, Reductions::DEFAULT, 1_000_000);
+    assert_eq!(
+        (before.verdict, before.positions),
+        (Verdict::Unwinnable, positions_before),
+        "{name}"
+    );
+    let plain = prove(&deal, Reductions::NONE, 3_000_000);
+    assert_eq!(
+        (plain.verdict, plain.positions),
+        (Verdict::Unwinnable, plain_positions),
+        "{name}"
+    );
+    no_guided_win(&deal, name);
+}
+
+/// Positions with stock rows left met on random playouts of numbered
+/// deals (one, two and four suits, both rules) where the test of the first
+/// empty pile fires and the first relaxation does not: every setting of
+/// the reductions (the test on in `Reductions::ALL` and two more) agrees
+/// with the plain search where it decides, the plain search decides some
+/// of them (unwinnable), and the search with the test proves each lost at
+/// the start.
+#[test]
+fn the_first_empty_pile_keeps_the_verdicts_of_random_positions() {
+    let with = Reductions {
+        first_empty: true,
+        ..Reductions::DEFAULT
+    };
+    let mut state = 0x5851_f42d_4c95_7f2du64;
+    let mut next = |bound: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % bound as u64) as usize
+    };
+    let (mut fired, mut plain_lost) = (0, 0);
+    let mut moves = Vec::new();
+    for number in 1..=60u64 {
+        let suits = [SuitCount::One, SuitCount::Two, SuitCount::Four][number as usize % 3];
+        let rules = if number % 2 == 0 {
+            Rules::Standard
+        } else {
+            Rules::Relaxed
+        };
+        let deal = numbered::deal(number, suits, rules);
+        let game = Game::new(&deal).unwrap();
+        let mut position = game.start().clone();
+        for _ in 0..300 {
+            moves.clear();
+            game.moves(&position, &mut moves);
+            let shifts: Vec<Move> = moves.iter().copied().filter(|&m| m != Move::Deal).collect();
+            let mv = match (shifts.is_empty(), moves.contains(&Move::Deal)) {
+                (true, false) => break,
+                (true, true) => Move::Deal,
+                (false, true) if next(25) == 0 => Move::Deal,
+                (false, _) => shifts[next(shifts.len())],
+            };
+            position = game.apply(&position, mv).position;
+            if game.rows_left(&position) == 0 {
+                break;
+            }
+            if dead_end_with(&game, &position, RoomRule::MakeWay).is_some() {
+                break;
+            }
+            let stuck = game.deal_at(&position).unwrap();
+            let proved = prove(&stuck, with, 1);
+            if proved.verdict != Verdict::Unwinnable
+                || prove(&stuck, Reductions::DEFAULT, 1).verdict != Verdict::Undecided
+            {
+                continue;
+            }
+            assert!(proved.dead_end.unwrap().no_pile_empties());
+            fired += 1;
+            let what = format!("deal {number} ({suits:?}, {rules:?})");
+            let (verdict, _) = agree(&stuck, None, &what, 100_000);
+            assert_eq!(verdict, Some(Verdict::Unwinnable), "{what}");
+            let plain = prove(&stuck, Reductions::NONE, 100_000);
+            plain_lost += (plain.verdict == Verdict::Unwinnable) as usize;
+            break;
+        }
+    }
+    eprintln!("fired on {fired}, the plain search decides {plain_lost}");
+    assert!(fired >= 5, "fired on only {fired}");
+    assert!(
+        plain_lost >= 3,
+        "the plain search decides only {plain_lost}"
+    );
 }
