@@ -1133,30 +1133,47 @@ mod tests {
         dead_ends_checked(240, 40, 10);
     }
 
-    /// [`a_dead_end_never_reaches_a_win`] on deals 1 to `deals`: at least
-    /// `min_dead` dead positions, `min_with_stock` of them with stock rows.
-    fn dead_ends_checked(deals: u64, min_dead: usize, min_with_stock: usize) {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        let (mut dead, mut checked, mut with_stock) = (0, 0, 0);
+    /// Random play on numbered deals 1 to `deals` ([`varied_deal`]), from
+    /// the start, at most `steps` moves a game ([`Rng::random_move`] with
+    /// `deal_odds`), seeded by `seed`; `stop(game, position)` sees every
+    /// position reached and ends its game by returning true.
+    fn random_walks(
+        deals: u64,
+        seed: u64,
+        steps: usize,
+        deal_odds: usize,
+        mut stop: impl FnMut(&Game, &Position) -> bool,
+    ) {
+        let mut rng = Rng(seed);
         let mut moves = Vec::new();
         for number in 1..=deals {
-            let deal = varied_deal(number);
-            let game = Game::new(&deal).unwrap();
+            let game = Game::new(&varied_deal(number)).unwrap();
             let mut position = game.start().clone();
-            for _ in 0..400 {
-                let Some(mv) = rng.random_move(&game, &position, &mut moves, 20) else {
+            for _ in 0..steps {
+                let Some(mv) = rng.random_move(&game, &position, &mut moves, deal_odds) else {
                     break;
                 };
                 position = game.apply(&position, mv).position;
-                if dead_end(&game, &position).is_none() {
-                    continue;
+                if stop(&game, &position) {
+                    break;
                 }
-                dead += 1;
-                with_stock += (game.rows_left(&position) > 0) as usize;
-                checked += check_plainly(&game, &position);
-                break;
             }
         }
+    }
+
+    /// [`a_dead_end_never_reaches_a_win`] on deals 1 to `deals`: at least
+    /// `min_dead` dead positions, `min_with_stock` of them with stock rows.
+    fn dead_ends_checked(deals: u64, min_dead: usize, min_with_stock: usize) {
+        let (mut dead, mut checked, mut with_stock) = (0, 0, 0);
+        random_walks(deals, 0x9e37_79b9_7f4a_7c15, 400, 20, |game, position| {
+            if dead_end(game, position).is_none() {
+                return false;
+            }
+            dead += 1;
+            with_stock += (game.rows_left(position) > 0) as usize;
+            checked += check_plainly(game, position);
+            true
+        });
         eprintln!("dead {dead} ({with_stock} with stock rows), positions checked {checked}");
         assert!(
             dead >= min_dead && with_stock >= min_with_stock,
@@ -1278,43 +1295,32 @@ mod tests {
     /// `tests/data/deals-fill/` (`proofs::the_rows_left_use_up_the_empty_piles`).
     #[test]
     fn a_deal_onto_an_emptied_pile_never_loses_a_win() {
-        let mut rng = Rng(0x5851_f42d_4c95_7f2d);
         let (mut tested, mut dead, mut only_filling, mut only_before) = (0, 0, 0, 0);
         let mut checked = 0;
-        let mut moves = Vec::new();
-        for number in 1..=300u64 {
-            let deal = varied_deal(number);
-            let game = Game::new(&deal).unwrap();
-            let mut position = game.start().clone();
-            for _ in 0..600 {
-                let Some(mv) = rng.random_move(&game, &position, &mut moves, 8) else {
-                    break;
-                };
-                position = game.apply(&position, mv).position;
-                if game.rows_left(&position) == 0 {
-                    break;
-                }
-                tested += 1;
-                let filling = dead_end_filling(&game, &position, RoomRule::Off, true);
-                let before = dead_end_filling(&game, &position, RoomRule::Off, false);
-                only_before += (filling.is_none() && before.is_some()) as usize;
-                if filling.is_none() {
-                    continue;
-                }
-                dead += 1;
-                if before.is_none() {
-                    only_filling += 1;
-                    let game = Game::new(&game.deal_at(&position).unwrap()).unwrap();
-                    let all = reachable(&game, 20_000);
-                    assert!(
-                        all.iter().all(|reached| !reached.is_won()),
-                        "called dead by the deal rule but winnable:\n{position}"
-                    );
-                    checked += all.len();
-                }
-                break;
+        random_walks(300, 0x5851_f42d_4c95_7f2d, 600, 8, |game, position| {
+            if game.rows_left(position) == 0 {
+                return true;
             }
-        }
+            tested += 1;
+            let filling = dead_end_filling(game, position, RoomRule::Off, true);
+            let before = dead_end_filling(game, position, RoomRule::Off, false);
+            only_before += (filling.is_none() && before.is_some()) as usize;
+            if filling.is_none() {
+                return false;
+            }
+            dead += 1;
+            if before.is_none() {
+                only_filling += 1;
+                let game = Game::new(&game.deal_at(position).unwrap()).unwrap();
+                let all = reachable(&game, 20_000);
+                assert!(
+                    all.iter().all(|reached| !reached.is_won()),
+                    "called dead by the deal rule but winnable:\n{position}"
+                );
+                checked += all.len();
+            }
+            true
+        });
         eprintln!(
             "tested {tested}, dead {dead}, only with the deal rule {only_filling} \
              (positions checked {checked}), only without {only_before}"
@@ -1349,45 +1355,33 @@ mod tests {
     /// [`no_pile_empties_where_the_test_says_so`] on deals 1 to `deals`: at
     /// least `min_fired` positions proved lost by the test alone.
     fn first_empty_checked(deals: u64, min_fired: usize) {
-        let mut rng = Rng(0x5851_f42d_4c95_7f2d);
         let (mut fired, mut checked, mut tested) = (0, 0, 0);
-        let mut moves = Vec::new();
-        for number in 1..=deals {
-            let deal = varied_deal(number);
-            let game = Game::new(&deal).unwrap();
-            let mut position = game.start().clone();
-            for _ in 0..300 {
-                let Some(mv) = rng.random_move(&game, &position, &mut moves, 25) else {
-                    break;
-                };
-                position = game.apply(&position, mv).position;
-                if game.rows_left(&position) == 0 {
-                    break;
-                }
-                tested += 1;
-                let with = dead_end_rows(&game, &position, RoomRule::MakeWay, false, true, None);
-                let without =
-                    dead_end_rows(&game, &position, RoomRule::MakeWay, false, false, None);
-                if without.is_some() {
-                    // The first relaxation proves it: the test never runs.
-                    assert_eq!(with, without);
-                    break;
-                }
-                let Some(reason) = with else { continue };
-                assert!(reason.no_pile_empties(), "{reason}");
-                fired += 1;
-                let game = Game::new(&game.deal_at(&position).unwrap()).unwrap();
-                let all = reachable(&game, 20_000);
-                for reached in &all {
-                    assert!(
-                        !reached.is_won() && (0..PILES).all(|pile| !reached.is_empty_pile(pile)),
-                        "called dead ({reason}) but a pile empties:\n{position}\nreaches\n{reached}"
-                    );
-                }
-                checked += all.len();
-                break;
+        random_walks(deals, 0x5851_f42d_4c95_7f2d, 300, 25, |game, position| {
+            if game.rows_left(position) == 0 {
+                return true;
             }
-        }
+            tested += 1;
+            let with = dead_end_rows(game, position, RoomRule::MakeWay, false, true, None);
+            let without = dead_end_rows(game, position, RoomRule::MakeWay, false, false, None);
+            if without.is_some() {
+                // The first relaxation proves it: the test never runs.
+                assert_eq!(with, without);
+                return true;
+            }
+            let Some(reason) = with else { return false };
+            assert!(reason.no_pile_empties(), "{reason}");
+            fired += 1;
+            let game = Game::new(&game.deal_at(position).unwrap()).unwrap();
+            let all = reachable(&game, 20_000);
+            for reached in &all {
+                assert!(
+                    !reached.is_won() && (0..PILES).all(|pile| !reached.is_empty_pile(pile)),
+                    "called dead ({reason}) but a pile empties:\n{position}\nreaches\n{reached}"
+                );
+            }
+            checked += all.len();
+            true
+        });
         eprintln!("tested {tested}, fired {fired}, positions checked {checked}");
         assert!(fired >= min_fired, "only {fired} fired ({tested} tested)");
     }
