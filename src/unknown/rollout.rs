@@ -123,12 +123,17 @@ impl Policy for Rollout {
         }
         self.course.stats.decisions += 1;
         let samples = self.settings.samples.max(1);
-        let rated = rate_by_rollouts(view, &candidates, samples, &mut self.rng, |deal, line| {
-            rollout(deal, line, cancel)
-        })?;
+        let rated = rate_by_rollouts(
+            view,
+            &candidates,
+            samples,
+            usize::MAX,
+            &mut self.rng,
+            |deal, line| Ok((rollout(deal, line, cancel)?, 0)),
+        )?;
         let best = rated[0].line;
         self.course.plan = candidates[best].moves.clone();
-        let estimate = |r: &Rated| Interval::of(r.wins, samples);
+        let estimate = |r: &Rated| Interval::of(r.wins, r.rollouts);
         Ok(Some(Choice {
             mv: self.course.plan[0],
             win_estimate: estimate(&rated[0]),
@@ -158,44 +163,60 @@ pub struct Rated {
     pub mean: f64,
     /// Its rollouts worth [`WON`] or more: games won.
     pub wins: usize,
+    /// Its rollouts (every line of a rating has as many).
+    pub rollouts: usize,
 }
 
-/// Rates each of `candidates` (lines from `view`) by `samples` rollouts,
-/// `rollout(deal, line)` on a deal that fills the cards `view` has not
-/// seen with a completion drawn from `rng`: the same completions for every
-/// line (common random numbers: a line is not preferred for luckier
-/// cards), each drawn from the unseen cards only. The rollouts run in
-/// parallel on the current rayon pool; the completions are drawn first, in
-/// order, so the rating does not depend on the threads. Best mean first;
-/// equal means keep the candidates' order.
+/// Rates each of `candidates` (lines from `view`) by up to `samples`
+/// rollouts, `rollout(deal, line)` on a deal that fills the cards `view`
+/// has not seen with a completion drawn from `rng`: the same completions
+/// for every line (common random numbers: a line is not preferred for
+/// luckier cards), each drawn from the unseen cards only. A rollout gives
+/// its worth and the work it took (in any unit the caller counts); the
+/// rollouts run in rounds, one completion a round for every line, and
+/// after a round whose total work reaches `most_work` no more rounds are
+/// played, so every line keeps the same completions. The work of a
+/// rollout does not depend on the threads, so neither does the number of
+/// rounds: the rating is the same on any machine. The rollouts of a round
+/// run in parallel on the current rayon pool; the completions are drawn
+/// first, in order. Best mean first; equal means keep the candidates'
+/// order.
 pub fn rate_by_rollouts(
     view: &View,
     candidates: &[Line],
     samples: usize,
+    most_work: usize,
     rng: &mut SplitMix64,
-    rollout: impl Fn(&crate::deal::Deal, &[Move]) -> Result<i64, SolveError> + Sync,
+    rollout: impl Fn(&crate::deal::Deal, &[Move]) -> Result<(i64, usize), SolveError> + Sync,
 ) -> Result<Vec<Rated>, SolveError> {
     let unseen = view.unseen();
     let fills: Vec<Vec<Card>> = (0..samples).map(|_| draw(&unseen, rng)).collect();
     let masked = view.deal();
-    let jobs: Vec<(usize, usize)> = (0..candidates.len())
-        .flat_map(|c| (0..samples).map(move |s| (c, s)))
-        .collect();
-    let values = jobs
-        .par_iter()
-        .map(|&(c, s)| {
-            let deal = masked.with_unknowns_filled(&fills[s])?;
-            rollout(&deal, &candidates[c].moves)
-        })
-        .collect::<Result<Vec<i64>, SolveError>>()?;
-    let mut rated: Vec<Rated> = (0..candidates.len())
-        .map(|c| {
-            let mine = &values[c * samples..(c + 1) * samples];
-            Rated {
-                line: c,
-                mean: mine.iter().sum::<i64>() as f64 / samples as f64,
-                wins: mine.iter().filter(|&&v| v >= WON).count(),
-            }
+    // values[c]: the worths of candidate c's rollouts, round by round.
+    let mut values: Vec<Vec<i64>> = vec![Vec::new(); candidates.len()];
+    let mut work = 0usize;
+    for fill in &fills {
+        let deal = masked.with_unknowns_filled(fill)?;
+        let round = candidates
+            .par_iter()
+            .map(|line| rollout(&deal, &line.moves))
+            .collect::<Result<Vec<(i64, usize)>, SolveError>>()?;
+        for (mine, (worth, cost)) in values.iter_mut().zip(round) {
+            mine.push(worth);
+            work = work.saturating_add(cost);
+        }
+        if work >= most_work {
+            break;
+        }
+    }
+    let mut rated: Vec<Rated> = values
+        .iter()
+        .enumerate()
+        .map(|(c, mine)| Rated {
+            line: c,
+            mean: mine.iter().sum::<i64>() as f64 / mine.len() as f64,
+            wins: mine.iter().filter(|&&v| v >= WON).count(),
+            rollouts: mine.len(),
         })
         .collect();
     rated.sort_by(|a, b| b.mean.total_cmp(&a.mean).then(a.line.cmp(&b.line)));
@@ -296,6 +317,41 @@ mod tests {
     use crate::cards::SuitCount;
     use crate::deal::Rules;
     use crate::deal::numbered::deal;
+
+    /// The rounds stop after the one whose work reaches the budget: every
+    /// line keeps the same completions, the first ones drawn, so the
+    /// rating is the one of that many samples with no budget.
+    #[test]
+    fn a_rating_stops_after_the_round_that_spends_its_work() {
+        use std::hash::{Hash, Hasher};
+        let real = deal(2, SuitCount::Two, Rules::Standard);
+        let view = Referee::new(&real).unwrap().view().clone();
+        let candidates = lines(&view.deal(), 5_000, &HashSet::new()).unwrap().leaves;
+        assert!(candidates.len() >= 2);
+        // A worth that depends on the completion and the line; 10 units of
+        // work a rollout.
+        let rollout = |deal: &crate::deal::Deal, line: &[Move]| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            format!("{deal:?}").hash(&mut h);
+            line.hash(&mut h);
+            Ok(((h.finish() % 1000) as i64, 10))
+        };
+        let rate = |samples, most_work| {
+            let mut rng = SplitMix64::new(7);
+            rate_by_rollouts(&view, &candidates, samples, most_work, &mut rng, rollout).unwrap()
+        };
+        let all = rate(6, usize::MAX);
+        assert!(all.iter().all(|r| r.rollouts == 6));
+        // 10 work a rollout, one a line in a round: the round that reaches
+        // 2.5 rounds' work is the third.
+        let budget = candidates.len() * 25;
+        let capped = rate(6, budget);
+        assert!(capped.iter().all(|r| r.rollouts == 3));
+        assert_eq!(capped, rate(3, usize::MAX));
+        assert_ne!(capped, all);
+        // A budget spent by the first round still rates every line once.
+        assert!(rate(6, 1).iter().all(|r| r.rollouts == 1));
+    }
 
     #[test]
     fn a_play_out_stops_after_the_reveals_asked_or_plays_the_game_to_its_end() {

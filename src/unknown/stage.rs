@@ -22,7 +22,12 @@
 //!    the lookahead player within [`BASE_LOOKAHEAD`] positions, line after
 //!    line, until that player would deal (or, with no row left, until it
 //!    has no line). The player in the rollout reads only views, so each
-//!    card of the completion comes into play only when it turns up.
+//!    card of the completion comes into play only when it turns up. The
+//!    rollouts go one completion at a time for every line, and stop after
+//!    the completion whose rollouts bring the lookahead's searches of the
+//!    decision to [`MOST_LINES_A_DECISION`]: a budget in work that bounds
+//!    the slowest moves, the same on any machine (the lines keep the same
+//!    completions, the first ones drawn).
 //! 3. A rollout is worth [`super::rollout::WON`] when the game is won in
 //!    it; else, where it stopped before a deal, the value the lookahead
 //!    gives the line to that deal (the piles as the row will find them,
@@ -61,6 +66,13 @@ pub const BASE_LOOKAHEAD: usize = 5_000;
 /// The most lines a rollout plays past its own (a guard; with no row
 /// left, the rest of the game).
 pub const MOST_LINES: usize = 60;
+/// The rollouts of a decision stop after the completion whose rollouts
+/// bring the lookahead's searches of the decision to this many (each
+/// within [`BASE_LOOKAHEAD`] positions, about 12 ms of one thread each):
+/// a budget in work, the same on any machine ([`rate_by_rollouts`]). Most
+/// decisions of a 2-suit game take under 250 searches and are not cut;
+/// the budget bounds the few that would take several times that.
+pub const MOST_LINES_A_DECISION: usize = 600;
 /// Mixed into the seed of the player's draws.
 const STAGE_SEED: u64 = 0x57a6_e5ee_d000_0001;
 
@@ -119,9 +131,17 @@ impl Policy for Stage {
         self.course.stats.decisions += 1;
         let samples = self.settings.samples.max(1);
         let seen = &self.course.seen;
-        let rated = rate_by_rollouts(view, &candidates, samples, &mut self.rng, |deal, line| {
-            Ok(stage_rollout(deal, line, seen, cancel)?.worth)
-        })?;
+        let rated = rate_by_rollouts(
+            view,
+            &candidates,
+            samples,
+            MOST_LINES_A_DECISION,
+            &mut self.rng,
+            |deal, line| {
+                let end = stage_rollout(deal, line, seen, cancel)?;
+                Ok((end.worth, end.lines))
+            },
+        )?;
         // A rollout ends with the stage: the share of them won is no chance
         // to win the game, so none is given.
         let mut choice = self
@@ -157,6 +177,10 @@ pub struct StageEnd {
     pub rows_dealt: usize,
     /// The cards face down at the end.
     pub face_down: usize,
+    /// The lookahead's searches it made (each within [`BASE_LOOKAHEAD`]
+    /// positions; a solve once nothing is hidden counts as its positions'
+    /// worth of them): its work.
+    pub lines: usize,
 }
 
 /// One stage rollout (step 2 of the module docs): `line`, then the
@@ -178,7 +202,8 @@ pub fn stage_rollout(
         seen.insert(referee.view().key());
     }
     let suits = deal.suits;
-    let end = |referee: &Referee, worth: Option<i64>| {
+    let mut searches = 0usize;
+    let end = |referee: &Referee, worth: Option<i64>, lines: usize| {
         let position = referee.view().position();
         let won = referee.is_won();
         StageEnd {
@@ -190,6 +215,7 @@ pub fn stage_rollout(
             won,
             rows_dealt: position.rows_dealt(),
             face_down: position.face_down_total(),
+            lines,
         }
     };
     for _ in 0..MOST_LINES {
@@ -205,7 +231,9 @@ pub fn stage_rollout(
                 ..Limits::default()
             };
             let analysis = analyze_unshortened(&view.deal(), &limits, cancel)?;
-            let mut stopped = end(&referee, None);
+            // The solve's positions, in searches of the lookahead's.
+            searches += (ENDGAME_POSITIONS as usize).div_ceil(BASE_LOOKAHEAD);
+            let mut stopped = end(&referee, None, searches);
             if analysis.verdict == Verdict::Winnable {
                 stopped.won = true;
                 stopped.worth = WON;
@@ -213,6 +241,7 @@ pub fn stage_rollout(
             return Ok(stopped);
         }
         let found = lines(&view.deal(), BASE_LOOKAHEAD, &seen)?;
+        searches += 1;
         let Some(next) = found.leaves.into_iter().next().or(found.inner) else {
             break;
         };
@@ -221,14 +250,14 @@ pub fn stage_rollout(
         }
         if next.moves.last() == Some(&Move::Deal) {
             // The stage ends: the piles as the row will find them.
-            return Ok(end(&referee, Some(next.value as i64)));
+            return Ok(end(&referee, Some(next.value as i64), searches));
         }
         for &mv in &next.moves {
             referee.play(mv).map_err(|e| shape(e.to_string()))?;
             seen.insert(referee.view().key());
         }
     }
-    Ok(end(&referee, None))
+    Ok(end(&referee, None, searches))
 }
 
 #[cfg(test)]
@@ -250,6 +279,7 @@ mod tests {
             assert!(!end.won, "{suits:?}");
             assert_eq!(end.rows_dealt, 0, "{suits:?}");
             assert!(end.face_down < 44, "{suits:?}: nothing turned up");
+            assert!(end.lines >= 1, "{suits:?}: no search counted");
             let again = stage_rollout(&real, &[], &HashSet::new(), &cancel).unwrap();
             assert_eq!(again, end, "{suits:?}");
         }
