@@ -90,9 +90,9 @@ pub struct Args {
     hidden_player: Option<spider_analyzer::unknown::blind::Player>,
     /// With --hidden: completions sampled at each decision (hop: the
     /// completions solved; rollout and stage: the rollouts of each candidate
-    /// line; lookahead: none).
-    #[arg(long, value_name = "N", default_value_t = 3, requires = "hidden", value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
-    hidden_samples: usize,
+    /// line; lookahead: none; default: 6 for stage, 3 for the others).
+    #[arg(long, value_name = "N", requires = "hidden", value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
+    hidden_samples: Option<usize>,
     /// With --hidden: stop each solve of a sampled completion after N
     /// positions (default: 50000 at 4 suits, 100000 at 1 and 2).
     #[arg(long, value_name = "N", requires = "hidden", value_parser = super::flags::whole(1, super::flags::MAX_COUNT))]
@@ -136,11 +136,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let config = config(&args)?;
     if args.hidden {
+        let player =
+            args.hidden_player
+                .unwrap_or(spider_analyzer::unknown::blind::Player::default_for(
+                    config.suits,
+                ));
         let settings = spider_analyzer::unknown::blind::HiddenSettings {
-            player: args.hidden_player.unwrap_or(
-                spider_analyzer::unknown::blind::Player::default_for(config.suits),
-            ),
-            samples: args.hidden_samples,
+            player,
+            samples: args.hidden_samples.unwrap_or(player.default_samples()),
             limits: Limits {
                 max_positions: Some(args.hidden_max_positions.unwrap_or(
                     spider_analyzer::unknown::policy::default_solve_positions(config.suits),

@@ -13,7 +13,7 @@ use spider_analyzer::deal::Place;
 use spider_analyzer::deal::check;
 use spider_analyzer::solve::{Analysis, Limits};
 use spider_analyzer::text::count as plural;
-use spider_analyzer::unknown::blind::{Choice, HiddenSettings, Player};
+use spider_analyzer::unknown::blind::{Choice, HiddenSettings};
 use spider_analyzer::unknown::hint::{self, Hint, Kind, Method, MoveShare};
 use spider_analyzer::unknown::view::View;
 use spider_analyzer::unknown::{Completion, Decided, completions, sample};
@@ -157,7 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         !matches!(place, Place::FaceDown { .. } | Place::Stock { .. }) || slot.known().is_none()
     });
     let choice = if as_seen {
-        pool.install(|| blind_choice(&deal, &limits, seed, samples, &cancel))?
+        pool.install(|| blind_choice(&deal, &limits, seed, &cancel))?
     } else {
         None
     };
@@ -269,24 +269,26 @@ fn kind_words(kind: Kind) -> &'static str {
 }
 
 /// The blind player's move in `deal` as a player sees it (every face-down
-/// and stock card masked): the default player of `spider play` (see
-/// [`spider_analyzer::unknown::blind::Player`]) with `samples` completions
-/// under `limits`.
+/// and stock card masked): the default player of `spider play` and
+/// `batch --hidden` at their defaults for the deal's suits
+/// ([`HiddenSettings::for_suits`]: the player the studies measure), with
+/// `seed` and the memory limit of `limits`.
 fn blind_choice(
     deal: &spider_analyzer::deal::Deal,
     limits: &spider_analyzer::solve::Limits,
     seed: u64,
-    samples: usize,
     cancel: &std::sync::atomic::AtomicBool,
 ) -> anyhow::Result<Option<Choice>> {
     let view = View::of(deal)?;
+    let defaults = HiddenSettings::for_suits(deal.suits);
     let mut player = HiddenSettings {
-        player: Player::default_for(deal.suits),
-        samples,
-        limits: limits.clone(),
+        limits: spider_analyzer::solve::Limits {
+            memory_limit: limits.memory_limit,
+            ..defaults.limits.clone()
+        },
         max_moves: usize::MAX,
         seed,
-        ..HiddenSettings::default()
+        ..defaults
     }
     .new_player();
     Ok(player.choose(&view, cancel)?)

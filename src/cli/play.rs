@@ -49,9 +49,11 @@ pub struct Args {
     #[arg(long, value_name = "NAME", value_parser = super::flags::player)]
     player: Option<Player>,
     /// Completions sampled at each decision (hop: the completions solved;
-    /// rollout: the rollouts of each candidate line; lookahead: none).
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    samples: u64,
+    /// rollout and stage: the rollouts of each candidate line; lookahead and
+    /// stage: the completions solved after each move for its chance;
+    /// default: 6 for stage, 3 for the others).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    samples: Option<u64>,
     /// Stop each solve of a sampled completion after N positions (a budget
     /// in work: the same moves on any machine; default: 50000 at 4 suits,
     /// 100000 at 1 and 2).
@@ -117,9 +119,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "{name}: the deal is inconsistent, so the unseen cards are not known: see `spider check {name}`"
         );
     }
+    let player = args.player.unwrap_or(Player::default_for(deal.suits));
     let settings = HiddenSettings {
-        player: args.player.unwrap_or(Player::default_for(deal.suits)),
-        samples: args.samples as usize,
+        player,
+        samples: args
+            .samples
+            .map_or(player.default_samples(), |n| n as usize),
         limits: Limits {
             max_positions: Some(args.max_positions.unwrap_or(
                 spider_analyzer::unknown::policy::default_solve_positions(deal.suits),
@@ -251,7 +256,7 @@ fn blind(
         let report = serde_json::json!({
             "file": name,
             "seed": args.seed,
-            "samples": args.samples,
+            "samples": settings.samples,
             "max_positions": settings.limits.max_positions,
             "won": game.won,
             "ended": game.ended,
@@ -386,7 +391,7 @@ fn live(
         // share of sampled completions won after it stands in (a stream
         // of its own, so the moves are those of `--blind` and `batch`).
         let win_estimate = match win_estimate {
-            None if settings.player == Player::Lookahead => {
+            None if matches!(settings.player, Player::Lookahead | Player::Stage) => {
                 let won = spider_analyzer::unknown::sample::won_share_after(
                     &view.deal(),
                     &view.unseen(),

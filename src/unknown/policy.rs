@@ -158,6 +158,17 @@ impl Player {
         }
     }
 
+    /// The samples a decision when none are named: 6 rollouts a line for
+    /// the stage player (its studies' setting), else 3 (HOP's completions
+    /// solved, the rollout player's rollouts; the lookahead player's
+    /// live chance).
+    pub fn default_samples(self) -> usize {
+        match self {
+            Player::Stage => 6,
+            Player::Hop | Player::Rollout | Player::Lookahead => 3,
+        }
+    }
+
     pub const NAMES: [&'static str; 4] = ["hop", "rollout", "lookahead", "stage"];
 
     /// The player named `name` ([`Player::NAMES`]).
@@ -307,8 +318,10 @@ impl HiddenSettings {
     /// [`HiddenSettings::default`].
     pub fn for_suits(suits: SuitCount) -> HiddenSettings {
         let defaults = HiddenSettings::default();
+        let player = Player::default_for(suits);
         HiddenSettings {
-            player: Player::default_for(suits),
+            player,
+            samples: player.default_samples(),
             limits: Limits {
                 max_positions: Some(default_solve_positions(suits)),
                 ..defaults.limits.clone()

@@ -943,3 +943,42 @@ fn the_share_play_gives_for_the_default_player_is_the_report_studys() {
         assert!(stdout.contains(&expected), "{file}: {expected}\n{stdout}");
     }
 }
+
+/// The hint's move to play now is the blind player's at the studies'
+/// settings: the first move `spider play` gives with the same seed, at 1
+/// suit (HOP) and 2 (the lookahead player), whatever sample and budget
+/// the hint's list of shares is given.
+#[test]
+fn the_hints_move_is_the_first_move_of_play_with_the_same_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    for suits in [SuitCount::One, SuitCount::Two] {
+        let deal = numbered::deal(4, suits, Rules::Standard);
+        let seen = View::of(&deal).unwrap().deal();
+        let path = write_yaml(&dir, "seen.yaml", &seen);
+        let hint = spider()
+            .arg("hint")
+            .arg(&path)
+            .args(["--json", "--seed", "5", "--samples", "4"])
+            .args(["--max-positions", "20000", "-j", "1"])
+            .output()
+            .unwrap();
+        // 3 when the list's small sample finds no win: the move is given
+        // all the same.
+        assert!(matches!(hint.status.code(), Some(0 | 3)), "{hint:?}");
+        let json: serde_json::Value = serde_json::from_slice(&hint.stdout).unwrap();
+        let mv = json["blind_player"]["move"].as_str().unwrap().to_string();
+        let play = spider()
+            .arg("play")
+            .arg(&path)
+            .args(["--seed", "5", "-j", "1"])
+            .write_stdin("")
+            .output()
+            .unwrap();
+        assert_eq!(play.status.code(), Some(3), "{play:?}");
+        let stdout = String::from_utf8(play.stdout).unwrap();
+        assert!(
+            stdout.contains(&format!("move 1: {mv}  (")),
+            "{suits:?}: the hint's {mv}\n{stdout}"
+        );
+    }
+}
