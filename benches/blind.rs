@@ -9,8 +9,8 @@
 //! games 1..4 at 4 suits; the three players; about ten minutes);
 //! `BLIND_DEALS=N` deals per suit count, `BLIND_FIRST=N` the first deal
 //! number, `BLIND_SUITS=1,2` some suit counts, `BLIND_PLAYERS=rollout,stage`
-//! some players, `BLIND_SAMPLES=N` samples per decision (default 3, as
-//! `spider play`).
+//! some players, `BLIND_SAMPLES=N` samples per decision (default: each
+//! player's, as `spider play`: 6 for stage, 3 for the others).
 
 use std::sync::atomic::AtomicBool;
 
@@ -55,7 +55,7 @@ fn main() {
     }
     let deals: u64 = env("BLIND_DEALS").unwrap_or(4);
     let first: u64 = env("BLIND_FIRST").unwrap_or(1);
-    let samples: usize = env("BLIND_SAMPLES").unwrap_or(3);
+    let samples: Option<usize> = env("BLIND_SAMPLES");
     let suits: Vec<usize> = env_list("BLIND_SUITS")
         .map(|l| l.iter().filter_map(|s| s.parse().ok()).collect())
         .unwrap_or_else(|| vec![1, 2, 4]);
@@ -68,8 +68,9 @@ fn main() {
         .expect("a thread pool");
     let cancel = AtomicBool::new(false);
     println!(
-        "blind player: deals {first}..{} per suit count, {samples} samples, seed 1, one thread",
-        first + deals - 1
+        "blind player: deals {first}..{} per suit count, {} samples, seed 1, one thread",
+        first + deals - 1,
+        samples.map_or("each player's".to_string(), |n| n.to_string())
     );
     println!("suits  player   deal  won    moves  runs  cpu s");
     let mut summary = Vec::new();
@@ -81,7 +82,7 @@ fn main() {
                 // The default budget of a solve at this suit count.
                 let settings = HiddenSettings {
                     player,
-                    samples,
+                    samples: samples.unwrap_or(player.default_samples()),
                     seed: 1 ^ number,
                     ..HiddenSettings::for_suits(the_deal.suits)
                 };
