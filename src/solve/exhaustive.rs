@@ -38,7 +38,8 @@ use crate::explore::layered::{PackedProblem, Successor};
 use crate::explore::{NodeKind, Problem};
 use crate::game::{Game, Move, PackedStep, Position, Step, layer_of, whole_layer_of};
 
-use super::prune::{Reductions, RoomRule, RoomTest, dead_end_rows};
+use super::first_empty;
+use super::prune::{Reductions, RoomRule, RoomTest, dead_end_first_empty_learning};
 use super::room::Learned;
 use super::stage::push_previews;
 
@@ -69,6 +70,10 @@ pub struct ExhaustiveProblem<'g> {
     /// visible to the tests of the next breadth-first step before each
     /// ([`PackedProblem::between_steps`]).
     learned: Option<Learned>,
+    /// The states the test of the first empty pile has decided
+    /// ([`first_empty::Learned`]), made visible to the tests of the next
+    /// breadth-first step before each, as `learned`.
+    first_empty_learned: Option<first_empty::Learned>,
     /// Whether layers are split by the pairs out of order ([`layer_of`]) or
     /// whole ([`whole_layer_of`], the default): see
     /// [`ExhaustiveProblem::split_layers`].
@@ -98,8 +103,22 @@ impl<'g> ExhaustiveProblem<'g> {
                 && reductions.dead_ends
                 && reductions.room != RoomTest::Never)
                 .then(|| Learned::new(reductions.make_way)),
+            first_empty_learned: (reductions.first_empty && reductions.dead_ends)
+                .then(first_empty::Learned::default),
             split_layers: false,
         }
+    }
+
+    /// Whether the test of the first empty pile learns the relaxed states
+    /// it decides (on by default where it runs; see
+    /// [`first_empty::Learned`]). A search that will be resumed, from a
+    /// checkpoint or from disk, does not: it would start again with nothing
+    /// learned, and could examine other positions than one not stopped.
+    pub fn first_empty_learns(mut self, learns: bool) -> Self {
+        if !learns {
+            self.first_empty_learned = None;
+        }
+        self
     }
 
     /// Splits the layers by the pairs of face-up cards out of order
@@ -117,6 +136,14 @@ impl<'g> ExhaustiveProblem<'g> {
     /// [`Learned`]).
     pub fn learned(&self) -> usize {
         self.learned.as_ref().map_or(0, Learned::len)
+    }
+
+    /// The relaxed states the test of the first empty pile holds learned
+    /// (see [`first_empty::Learned`]).
+    pub fn first_empty_learned(&self) -> usize {
+        self.first_empty_learned
+            .as_ref()
+            .map_or(0, first_empty::Learned::len)
     }
 
     /// The fewest face-down cards on each pile in any position examined so
@@ -428,13 +455,14 @@ impl Problem for ExhaustiveProblem<'_> {
             NodeKind::Leaf
         } else if self.reductions.dead_ends
             && (visit.test || self.reductions.dead_ends_everywhere)
-            && dead_end_rows(
+            && dead_end_first_empty_learning(
                 self.game,
                 position,
                 self.room(visit),
                 self.reductions.deals_fill,
                 self.reductions.first_empty,
                 self.learned.as_ref(),
+                self.first_empty_learned.as_ref(),
             )
             .is_some()
         {
@@ -449,9 +477,13 @@ impl PackedProblem for ExhaustiveProblem<'_> {
     /// Between two breadth-first steps, the room test's losses learned in
     /// the step join the store the next step's tests read (see
     /// [`Learned`]: this is what keeps the counts the same on any number of
-    /// threads).
+    /// threads), and so do the states the test of the first empty pile
+    /// decided ([`first_empty::Learned`]).
     fn between_steps(&self) {
         if let Some(learned) = &self.learned {
+            learned.absorb();
+        }
+        if let Some(learned) = &self.first_empty_learned {
             learned.absorb();
         }
     }

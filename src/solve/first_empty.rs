@@ -119,11 +119,79 @@
 //!   `r` finds room, and every leave of rank `r + 1` meets the make-way
 //!   rule's `s_r >= 1`. The card under it only adds a place. A line from
 //!   the state before is played by leaving that leave out.
+//!
+//! # What the search learns (and why a learned state keeps every win)
+//!
+//! The tests of one exhaustive search keep what they decided in a table
+//! shared by its threads ([`Learned`]), and a later test that meets a
+//! state of the table does not search it again: a state learned dead is
+//! taken as searched without an escape, a state learned to escape ends the
+//! test with "escapes".
+//!
+//! - *What names a state.* The relaxed game's steps, and so whether some
+//!   line from a state escapes, read the cards of each prefix (by pile and
+//!   height), the dealt cards in place on each pile (in the order dealt),
+//!   the rows not dealt yet (by pile, counted from the last), which cards
+//!   have a moved copy (the make-way rule and the escape by a suit) and the
+//!   moved cards of each rank (`m_r`); the places and the cards that may
+//!   still leave are counts of these. Nothing else: not the position the
+//!   test started from, its moved cards' arrangement, its face-down cards
+//!   or the rows dealt before it. A state's key (`State::hash`) is the
+//!   sum (exclusive or) of a strong 128-bit hash of each of these facts,
+//!   kept as the state changes, and the table compares 127 of its bits;
+//!   two states share them with odds of the same order as two positions
+//!   share the exhaustive search's own 128-bit keys (docs/analyze.md). Two
+//!   states with one key are then, but for such odds, the same state,
+//!   whichever test (or game) met them.
+//! - *A state learned dead is dead in every later test.* A search records a
+//!   state dead only when its own call returns "no escape", and that
+//!   happens only once every leave and deal from it has been searched: each
+//!   step led to an escape-free search, to a state seen before in the same
+//!   test (searched in full: the relaxed game only ever shortens prefixes,
+//!   takes dealt cards off and deals, so no state is met again while its own
+//!   search runs, and an escape or the budget ends the whole search), or to
+//!   a state learned dead before (by induction on the order of learning).
+//!   So no relaxed line from it escapes, and since its lines depend on its
+//!   key's facts alone, that holds wherever a later test meets it. That
+//!   test's search, taking it as searched, still searches every other line,
+//!   so when it finds no escape there is none from its start: the module's
+//!   argument proves the position lost. The leaves made without a choice
+//!   keep this (they never lose an escape, whatever the test).
+//! - *The budget.* A search that runs out of budget returns "escapes" up
+//!   the whole stack, and a state whose search was cut short is recorded
+//!   neither dead nor escaping; the states whose searches finished before
+//!   it ran out were searched in full, and are recorded dead. A state
+//!   learned dead costs no budget when met.
+//! - *A state learned to escape.* It is recorded only on a real escape
+//!   (never when the budget ran out): every state on the stack then has a
+//!   relaxed line to a pile emptied or a suit moved. A test that meets one
+//!   says "escapes" and proves nothing, which is always sound.
+//! - *The counts do not depend on threads.* A test's search reads the table
+//!   and nothing else from before it (the set of states seen is cleared at
+//!   each test), so what it decides and records is a function of its
+//!   position and the table. The tests of a breadth-first step add what
+//!   they record to a pending list; the layered search calls
+//!   [`Learned::absorb`] between two steps, and only then do the pending
+//!   keys enter the table, in sorted order. So every test of a step reads
+//!   the same table, and the search examines the same positions on one
+//!   thread or many. A resumed search would start with an empty table, so
+//!   the solver does not learn when it checkpoints or keeps its search on
+//!   disk.
+//! - *What bounds the table.* It has [`LEARNED_SLOTS`] slots (32 MB), one
+//!   key a slot, chosen by the key: a key entering a slot replaces the one
+//!   there (the later in sorted order wins), so the table forgets old
+//!   states and never grows. A step's pending keys are at most twice as
+//!   many: past that the smallest [`LEARNED_SLOTS`] are kept, which is
+//!   the same set whatever the order the keys came in. Only states whose
+//!   search visited at least [`LEARNED_SMALLEST`] states are recorded:
+//!   the others are searched again nearly as fast as they are looked up.
+
+use std::sync::{Mutex, PoisonError, RwLock};
 
 use crate::cards::{KING, RANK_OF};
-use crate::deal::{MAX_STOCK_ROWS, PILES};
+use crate::deal::{DECK_CARDS, MAX_STOCK_ROWS, PILES};
 
-use super::room::{NoRoom, Piles};
+use super::room::{NoRoom, Piles, mix128};
 
 /// The most relaxed states a test visits in the exhaustive search before it
 /// gives up (and proves nothing).
@@ -132,6 +200,14 @@ pub const BUDGET: u32 = 2_000;
 /// The same on the position analyzed, before any search: it runs once.
 pub const BUDGET_AT_START: u32 = 200_000;
 
+/// The slots of a [`Learned`] table: 2 M keys of 16 bytes, 32 MB (and up
+/// to twice as much again for a step's pending keys).
+pub const LEARNED_SLOTS: usize = 1 << 21;
+
+/// The fewest states a state's own search visits (itself included) for
+/// the state to be learned (see the module).
+pub const LEARNED_SMALLEST: u32 = 16;
+
 /// `Some` when no line of the relaxed game (see the module) ever empties a
 /// pile or removes a run: the position, with the stock rows `stock` (card
 /// indices, the next first) still to deal, is then lost. `None` when some
@@ -139,6 +215,17 @@ pub const BUDGET_AT_START: u32 = 200_000;
 /// `piles` is empty. The cards must be exactly the runs still to remove
 /// (the caller checks).
 pub fn no_pile_empties(piles: &Piles, stock: &[[u8; PILES]], budget: u32) -> Option<NoRoom> {
+    no_pile_empties_learning(piles, stock, budget, None)
+}
+
+/// [`no_pile_empties`], trusting the states `learned` holds and adding to
+/// it those this test decides (see the module, *What the search learns*).
+pub fn no_pile_empties_learning(
+    piles: &Piles,
+    stock: &[[u8; PILES]],
+    budget: u32,
+    learned: Option<&Learned>,
+) -> Option<NoRoom> {
     if piles.len.contains(&0) || stock.len() > MAX_STOCK_ROWS {
         return None;
     }
@@ -150,38 +237,217 @@ pub fn no_pile_empties(piles: &Piles, stock: &[[u8; PILES]], budget: u32) -> Opt
         places: [0; 16],
         moved_rank: [0; 16],
         left: [0; 16],
+        hash: 0,
     };
+    let mut prefix_hash = [0; DECK_CARDS];
+    let mut row_hash = [0; MAX_STOCK_ROWS];
     for pile in 0..PILES {
         state.len[pile] = piles.len[pile] as u8;
         let cards = &piles.cards[piles.start[pile]..piles.start[pile] + piles.len[pile]];
         state.places[RANK_OF[cards[cards.len() - 1] as usize] as usize] += 1;
-        for &card in cards {
+        for (height, &card) in cards.iter().enumerate() {
             state.left[RANK_OF[card as usize] as usize] += 1;
+            if learned.is_some() {
+                let hash = fact_hash(FACT_PREFIX, pile, height, card);
+                prefix_hash[piles.start[pile] + height] = hash;
+                state.hash ^= hash;
+            }
         }
     }
-    for &card in stock.iter().flatten() {
-        state.left[RANK_OF[card as usize] as usize] += 1;
+    for (row, cards) in stock.iter().enumerate() {
+        for (pile, &card) in cards.iter().enumerate() {
+            state.left[RANK_OF[card as usize] as usize] += 1;
+            if learned.is_some() {
+                // Rows are named from the last: the same row in every test.
+                row_hash[row] ^= fact_hash(FACT_STOCK, pile, stock.len() - 1 - row, card);
+            }
+        }
+        state.hash ^= row_hash[row];
     }
+    let table = learned.map(|learned| learned.read());
+    let mut scratch = SCRATCH.take();
+    scratch.seen.clear();
+    scratch.learning.clear();
     let mut search = Search {
         piles,
         stock,
         budget,
-        seen: SEEN.take(),
+        seen: scratch.seen,
         most_turned_up: 0,
+        known: table.as_deref().map(Vec::as_slice),
+        learning: scratch.learning,
+        prefix_hash,
+        row_hash,
+        out_of_budget: false,
+        used_known: false,
     };
-    search.seen.clear();
     let escaped = search.escapes(state);
-    SEEN.set(std::mem::take(&mut search.seen));
+    let Search {
+        seen,
+        learning,
+        used_known,
+        most_turned_up,
+        ..
+    } = search;
+    drop(table);
+    if let Some(learned) = learned {
+        learned.add(&learning);
+    }
+    SCRATCH.set(Scratch { seen, learning });
     if escaped {
         return None;
     }
+    let face_down = piles.down.iter().sum();
     Some(NoRoom {
-        face_down: piles.down.iter().sum(),
-        most_turned_up: search.most_turned_up,
+        face_down,
+        // What the learned states' own searches turned up was not kept:
+        // then say only what is sure.
+        most_turned_up: if used_known {
+            face_down
+        } else {
+            most_turned_up
+        },
         a_pile_empties: false,
         make_way: true,
     })
 }
+
+/// The relaxed states the first-empty tests of one exhaustive search have
+/// decided, learned dead or learned to escape, trusted by its later tests
+/// on every thread (see the module, *What the search learns*, for the
+/// argument and the bounds).
+pub struct Learned {
+    /// One key a slot, chosen by the key's high bits: the key with its
+    /// lowest bit set when the state escapes, clear when it is dead; 0 for
+    /// none.
+    slots: RwLock<Vec<u128>>,
+    /// The keys recorded in the running step.
+    pending: Mutex<Vec<u128>>,
+    /// The number of slots.
+    kept: usize,
+}
+
+impl Default for Learned {
+    fn default() -> Learned {
+        Learned::with_slots(LEARNED_SLOTS)
+    }
+}
+
+impl Learned {
+    /// An empty table of `slots` slots (a power of two).
+    pub fn with_slots(slots: usize) -> Learned {
+        assert!(slots.is_power_of_two());
+        Learned {
+            slots: RwLock::new(vec![0; slots]),
+            pending: Mutex::new(Vec::new()),
+            kept: slots,
+        }
+    }
+
+    /// The states the table holds (a count over its slots).
+    pub fn len(&self) -> usize {
+        self.read().iter().filter(|&&key| key != 0).count()
+    }
+
+    /// Whether the table holds no state.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Vec<u128>> {
+        self.slots.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Adds a test's recorded `keys` to the step's pending keys, keeping
+    /// at most twice the slots (then the smallest, as many as the slots:
+    /// the same set whatever the order the keys come in).
+    fn add(&self, keys: &[u128]) {
+        if keys.is_empty() {
+            return;
+        }
+        let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+        pending.extend_from_slice(keys);
+        if pending.len() > 2 * self.kept {
+            pending.sort_unstable();
+            pending.dedup();
+            pending.truncate(self.kept);
+        }
+    }
+
+    /// Moves the pending keys into the table, in sorted order (a later key
+    /// replaces the one in its slot). Call it only when no test runs (the
+    /// layered search does, between two breadth-first steps), so that every
+    /// test of a step reads the same table.
+    pub fn absorb(&self) {
+        let mut pending =
+            std::mem::take(&mut *self.pending.lock().unwrap_or_else(PoisonError::into_inner));
+        if pending.is_empty() {
+            return;
+        }
+        let mut slots = self.slots.write().unwrap_or_else(PoisonError::into_inner);
+        pending.sort_unstable();
+        pending.dedup();
+        pending.truncate(slots.len());
+        let mask = slots.len() - 1;
+        for key in pending {
+            slots[slot_of(key, mask)] = key;
+        }
+    }
+}
+
+/// The slot of a key in a table of `mask + 1` slots.
+#[inline]
+fn slot_of(key: u128, mask: usize) -> usize {
+    (key >> 64) as usize & mask
+}
+
+/// The kinds of fact a state's key sums (see [`fact_hash`]).
+const FACT_PREFIX: u128 = 1;
+const FACT_IN_PLACE: u128 = 2;
+const FACT_STOCK: u128 = 3;
+
+/// A strong hash of one fact of a relaxed state: card `card` at `height`
+/// of pile `pile`'s prefix ([`FACT_PREFIX`]), in place at `height` among
+/// the dealt cards in place on it ([`FACT_IN_PLACE`]), or on it in the
+/// row `height` rows before the last not dealt yet ([`FACT_STOCK`]).
+#[inline]
+fn fact_hash(kind: u128, pile: usize, height: usize, card: u8) -> u128 {
+    mix128(
+        0xa076_1d64_78bd_642f_e703_7ed1_a0b4_28db
+            ^ kind << 96
+            ^ (pile as u128) << 64
+            ^ (height as u128) << 32
+            ^ u128::from(card),
+    )
+}
+
+/// The hash of each card having a moved copy.
+const MOVED_HASH: [u128; 52] = {
+    let mut hashes = [0; 52];
+    let mut card = 0;
+    while card < 52 {
+        hashes[card] = mix128(0x8ebc_6af0_9c88_c6e3_589b_4a3b_1e5d_0c6f ^ card as u128);
+        card += 1;
+    }
+    hashes
+};
+
+/// The hash of `m_r = count` at `[r][count]` (0 for no moved card, and a
+/// count of one rank is at most 8).
+const MOVED_RANK_HASH: [[u128; 16]; 16] = {
+    let mut hashes = [[0; 16]; 16];
+    let mut rank = 0;
+    while rank < 16 {
+        let mut count = 1;
+        while count < 16 {
+            hashes[rank][count] =
+                mix128(0x2d35_8dcc_aa6c_78a5_ab4d_25d1_2c29_df5b ^ (rank << 8 | count) as u128);
+            count += 1;
+        }
+        rank += 1;
+    }
+    hashes
+};
 
 /// A relaxed state: each pile's prefix length, the rows dealt and, as bits
 /// (bit `j`: row `j`), the dealt cards still in place on each pile; the
@@ -189,7 +455,8 @@ pub fn no_pile_empties(piles: &Piles, stock: &[[u8; PILES]], budget: u32) -> Opt
 /// n_r + w_r` (`places`) and `m_r`, and the cards of each rank that have
 /// not moved (in prefixes, in place or in the stock: those that may still
 /// leave). A count of one rank is at most 8, the cards of one rank in two
-/// decks.
+/// decks. With its key among the learned states (`hash`, see the module;
+/// kept only when the test learns).
 #[derive(Clone, Copy)]
 struct State {
     len: [u8; PILES],
@@ -199,12 +466,21 @@ struct State {
     places: [i8; 16],
     moved_rank: [i8; 16],
     left: [i8; 16],
+    hash: u128,
+}
+
+/// A thread's scratch space, cleared for each test but kept for its
+/// capacity (it holds nothing from one test to the next).
+#[derive(Default)]
+struct Scratch {
+    /// The states seen.
+    seen: ahash::AHashSet<u128>,
+    /// The keys of the states the test learns.
+    learning: Vec<u128>,
 }
 
 thread_local! {
-    /// The set of states seen, one a thread, cleared for each test but kept
-    /// for its capacity (it holds nothing from one test to the next).
-    static SEEN: std::cell::Cell<ahash::AHashSet<u128>> = std::cell::Cell::new(ahash::AHashSet::new());
+    static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
 }
 
 struct Search<'a> {
@@ -213,8 +489,20 @@ struct Search<'a> {
     budget: u32,
     seen: ahash::AHashSet<u128>,
     most_turned_up: usize,
+    /// The learned table's slots (see [`Learned`]), when the test learns.
+    known: Option<&'a [u128]>,
+    /// The keys of the states decided, to learn.
+    learning: Vec<u128>,
+    /// The hash of each prefix card, by its index in `piles.cards`.
+    prefix_hash: [u128; DECK_CARDS],
+    /// The hash of each row of the stock not dealt yet.
+    row_hash: [u128; MAX_STOCK_ROWS],
+    /// Whether the search ran out of budget (its "escapes" is then no
+    /// escape found).
+    out_of_budget: bool,
+    /// Whether a learned state ended the search of a state.
+    used_known: bool,
 }
-
 /// What a leave does to the counts, or why it may not be made.
 enum Leave {
     /// Not allowed: too little room, or the make-way rule.
@@ -256,16 +544,22 @@ impl State {
     #[inline]
     fn mark_moved(&mut self, card: u8) -> bool {
         let rank = RANK_OF[card as usize] as usize;
+        let count = self.moved_rank[rank] as usize;
+        self.hash ^= MOVED_RANK_HASH[rank][count] ^ MOVED_RANK_HASH[rank][count + 1];
         self.moved_rank[rank] += 1;
         self.left[rank] -= 1;
+        if self.moved >> card & 1 == 0 {
+            self.hash ^= MOVED_HASH[card as usize];
+        }
         self.moved |= 1 << card;
         // Ace to queen of the card's suit.
         let suit = 0xFFFu64 << (card / 13 * 13);
         self.moved & suit == suit
     }
 
-    /// The relaxed state as one number: prefix lengths (7 bits each),
-    /// cards in place (5 bits each), rows dealt.
+    /// The relaxed state as one number, within one test (whose piles and
+    /// stock fix the rest): prefix lengths (7 bits each), cards in place
+    /// (5 bits each), rows dealt.
     fn key(&self) -> u128 {
         let mut key = u128::from(self.dealt);
         for pile in 0..PILES {
@@ -317,6 +611,7 @@ impl Search<'_> {
         }
         // n_r falls by one, m_r grows by one: places of rank r stay.
         state.len[pile] -= 1;
+        state.hash ^= self.prefix_hash[self.piles.start[pile] + state.len[pile] as usize];
         if state.len[pile] == 0 {
             return Leave::Escapes;
         }
@@ -337,6 +632,10 @@ impl Search<'_> {
         }
         // w_r falls by one, m_r grows by one: places of rank r stay.
         state.in_place[pile] &= !(1 << row);
+        if self.known.is_some() {
+            let height = state.in_place[pile].count_ones() as usize;
+            state.hash ^= fact_hash(FACT_IN_PLACE, pile, height, card);
+        }
         if state.mark_moved(card) {
             return Leave::Escapes;
         }
@@ -396,6 +695,7 @@ impl Search<'_> {
             return false;
         }
         if self.budget == 0 {
+            self.out_of_budget = true;
             return true;
         }
         self.budget -= 1;
@@ -406,6 +706,33 @@ impl Search<'_> {
         if settled != key && !self.seen.insert(settled) {
             return false;
         }
+        let Some(known) = self.known else {
+            return self.expand(state);
+        };
+        // A state learned dead is searched, and costs no budget; one
+        // learned to escape escapes (see the module).
+        let slot = known[slot_of(state.hash, known.len() - 1)];
+        if slot != 0 && (slot ^ state.hash) >> 1 == 0 {
+            self.used_known = true;
+            let escapes = slot & 1 == 1;
+            if !escapes {
+                self.budget += 1;
+            }
+            return escapes;
+        }
+        let budget = self.budget;
+        let escapes = self.expand(state);
+        // Learned only when decided: searched in full without an escape,
+        // or by a real escape (not the budget's end).
+        if !self.out_of_budget && budget - self.budget + 1 >= LEARNED_SMALLEST {
+            self.learning.push(state.hash & !1 | u128::from(escapes));
+        }
+        escapes
+    }
+
+    /// [`Search::escapes`] from a settled state seen for the first time:
+    /// each leave and the deal.
+    fn expand(&mut self, state: State) -> bool {
         let turned_up = (0..PILES)
             .map(|pile| (self.piles.down[pile] + 1).saturating_sub(state.len[pile] as usize))
             .sum::<usize>();
@@ -437,7 +764,14 @@ impl Search<'_> {
         if (state.dealt as usize) < self.stock.len() {
             let mut next = state;
             let row = next.dealt as usize;
+            if self.known.is_some() {
+                next.hash ^= self.row_hash[row];
+            }
             for (pile, &card) in self.stock[row].iter().enumerate() {
+                if self.known.is_some() {
+                    let height = next.in_place[pile].count_ones() as usize;
+                    next.hash ^= fact_hash(FACT_IN_PLACE, pile, height, card);
+                }
                 next.in_place[pile] |= 1 << row;
                 next.places[RANK_OF[card as usize] as usize] += 1;
             }

@@ -70,12 +70,14 @@ pub struct Reductions {
     /// no slack; a position in which no relaxed line empties a pile or
     /// removes a run is lost. It only ever proves more (`--first-empty`).
     /// In the solver's schedule it runs only in the last exhaustive pass
-    /// (and on the position analyzed). Off by default: on the ladder's
-    /// hard positions with rows left it proves up to 25 % of the first
-    /// 2 M positions lost where the test without it proves 0.4 %, but at 8
-    /// to 90 times the CPU a position, and decides no position more within
-    /// 10 s; it proves `r1-g5004` lost in 87,893 positions against
-    /// 3,112,948 (docs/proofs.md, *The first empty pile*).
+    /// (and on the position analyzed), whose tests learn the relaxed
+    /// states they decide ([`super::first_empty::Learned`]). Off by
+    /// default: on the ladder's hard positions with rows left it proves up
+    /// to 35 % of the first 2 M positions lost where the test without it
+    /// proves 0.4 to 13.5 %, at 1.3 to 63 times the CPU a position, and
+    /// decides the same positions within 10 s; it proves `r1-g5004` lost
+    /// in 87,893 positions against 3,112,948 (docs/proofs.md, *The first
+    /// empty pile*).
     pub first_empty: bool,
 }
 
@@ -510,6 +512,21 @@ pub fn dead_end_rows(
     first_empty: bool,
     learned: Option<&room::Learned>,
 ) -> Option<DeadEnd> {
+    dead_end_first_empty_learning(game, position, room, deals_fill, first_empty, learned, None)
+}
+
+/// [`dead_end_rows`], the test of the first empty pile trusting the
+/// relaxed states `first_empty_learned` holds and adding those it decides
+/// ([`first_empty::Learned`], with its argument).
+pub fn dead_end_first_empty_learning(
+    game: &Game,
+    position: &Position,
+    room: RoomRule,
+    deals_fill: bool,
+    first_empty: bool,
+    learned: Option<&room::Learned>,
+    first_empty_learned: Option<&first_empty::Learned>,
+) -> Option<DeadEnd> {
     dead_end_trying(
         game,
         position,
@@ -517,6 +534,7 @@ pub fn dead_end_rows(
         Rows {
             deals_fill,
             first_empty: first_empty.then_some(first_empty::BUDGET),
+            learned: first_empty_learned,
         },
         SLOT_SEARCH_BUDGET,
         Effort::ENTRY,
@@ -526,11 +544,13 @@ pub fn dead_end_rows(
 
 /// What the dead-end tests do where rows are left: the first relaxation's
 /// deal rule ([`Reductions::deals_fill`]), and the test of the first empty
-/// pile with its budget of relaxed states ([`Reductions::first_empty`]).
+/// pile with its budget of relaxed states ([`Reductions::first_empty`]) and
+/// the states it has learned ([`first_empty::Learned`]).
 #[derive(Clone, Copy)]
-struct Rows {
+struct Rows<'a> {
     deals_fill: bool,
     first_empty: Option<u32>,
+    learned: Option<&'a first_empty::Learned>,
 }
 
 /// [`dead_end_with`] for the one position analyzed, before any search:
@@ -562,6 +582,7 @@ pub fn dead_end_at_start_filling(
         Rows {
             deals_fill,
             first_empty: first_empty.then_some(first_empty::BUDGET_AT_START),
+            learned: None,
         },
         SLOT_SEARCH_BUDGET_AT_START,
         Effort::START,
@@ -575,7 +596,7 @@ fn dead_end_trying(
     game: &Game,
     position: &Position,
     room: RoomRule,
-    rows_rules: Rows,
+    rows_rules: Rows<'_>,
     slot_budget: u32,
     effort: Effort,
     learned: Option<&room::Learned>,
@@ -583,6 +604,7 @@ fn dead_end_trying(
     let Rows {
         deals_fill,
         first_empty,
+        learned: first_empty_learned,
     } = rows_rules;
     let effort = Effort {
         make_way: room == RoomRule::MakeWay,
@@ -669,7 +691,13 @@ fn dead_end_trying(
             // With rows left: the test of the first empty pile (see
             // `first_empty`, with the argument that it keeps every win).
             let budget = first_empty?;
-            return first_empty::no_pile_empties(&piles, stock, budget).map(DeadEnd::NoRoom);
+            return first_empty::no_pile_empties_learning(
+                &piles,
+                stock,
+                budget,
+                first_empty_learned,
+            )
+            .map(DeadEnd::NoRoom);
         }
         return room::no_room_learning(&piles, effort, learned).map(DeadEnd::NoRoom);
     }
@@ -1384,5 +1412,77 @@ mod tests {
         });
         eprintln!("tested {tested}, fired {fired}, positions checked {checked}");
         assert!(fired >= min_fired, "only {fired} fired ({tested} tested)");
+    }
+
+    /// The states the test of the first empty pile learns
+    /// ([`first_empty::Learned`]), against the test that learns nothing:
+    /// every position with rows left on random playouts of numbered deals
+    /// (as [`no_pile_empties_where_the_test_says_so`], the walks going on
+    /// past the dead ends) is tested with one table that each test reads
+    /// and adds to (absorbed after each: the positions of a walk follow
+    /// one another, as in a search), without one (*cold*), and, where the
+    /// cold test says nothing, without one and with the position
+    /// analyzed's budget, 100 times larger (*large*). Where the cold test
+    /// proves a position lost the warm one does (a learned state only
+    /// spares a search); where the large test finds a relaxed line that
+    /// empties a pile the warm one says nothing (a learned state is what
+    /// its own search would find); a warm "lost" is a large one. So where
+    /// both finish within budget, warm and cold agree. Each position only
+    /// the warm test proves lost is searched plainly (as above): no pile
+    /// empties. Some must be (the table is used). Recording a state dead
+    /// when the budget ran out below it makes this fail.
+    #[test]
+    fn the_first_empty_pile_learns_only_what_its_search_would_find() {
+        let learned = first_empty::Learned::with_slots(1 << 16);
+        let (mut tested, mut cold_lost, mut warm_only, mut checked) = (0, 0, 0, 0);
+        random_walks(40, 0x2545_f491_4f6c_dd1d, 300, 25, |game, position| {
+            if game.rows_left(position) == 0 {
+                return true;
+            }
+            tested += 1;
+            let cold = dead_end_rows(game, position, RoomRule::MakeWay, false, true, None);
+            let warm = dead_end_first_empty_learning(
+                game,
+                position,
+                RoomRule::MakeWay,
+                false,
+                true,
+                None,
+                Some(&learned),
+            );
+            learned.absorb();
+            if cold.is_some() {
+                cold_lost += 1;
+                assert!(warm.is_some(), "lost cold, not warm:\n{position}");
+                return false;
+            }
+            let large = dead_end_at_start_filling(game, position, RoomRule::MakeWay, false, true);
+            assert!(
+                warm.is_none() || large.is_some(),
+                "lost warm, not large:\n{position}"
+            );
+            if let Some(reason) = warm {
+                warm_only += 1;
+                let game = Game::new(&game.deal_at(position).unwrap()).unwrap();
+                let all = reachable(&game, 20_000);
+                for reached in &all {
+                    assert!(
+                        !reached.is_won() && (0..PILES).all(|pile| !reached.is_empty_pile(pile)),
+                        "called dead warm ({reason}) but a pile empties:\n{position}\nreaches\n{reached}"
+                    );
+                }
+                checked += all.len();
+            }
+            false
+        });
+        eprintln!(
+            "tested {tested}, lost cold {cold_lost}, warm only {warm_only} \
+             (positions checked {checked}), states learned {}",
+            learned.len()
+        );
+        assert!(
+            warm_only >= 1,
+            "the table proved nothing more ({tested} tested)"
+        );
     }
 }

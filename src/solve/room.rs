@@ -632,7 +632,7 @@ const fn mix(mut x: u64) -> u64 {
 }
 
 /// Two independent 64-bit mixes side by side.
-const fn mix128(x: u128) -> u128 {
+pub(super) const fn mix128(x: u128) -> u128 {
     let (low, high) = (x as u64, (x >> 64) as u64);
     let a = mix(low ^ mix(high));
     let b = mix(high ^ 0x2545_f491_4f6c_dd1d ^ mix(low ^ 0x1234_5678_9abc_def1));

@@ -392,9 +392,13 @@ impl<'a> Search<'a> {
         // was tried on disk, in one process with what a round learned made
         // visible to the next, `r1-g5010`'s rounds took 1.6 times as long
         // (docs/proofs.md, Learned conflicts).
-        reductions.learn &= self.limits.checkpoint.is_none() && !on_disk;
-        let problem =
-            ExhaustiveProblem::with_reductions(self.game, reductions).split_layers(on_disk);
+        let learns = self.limits.checkpoint.is_none() && !on_disk;
+        reductions.learn &= learns;
+        // The same for the states the first empty pile's test learns
+        // (`first_empty::Learned`).
+        let problem = ExhaustiveProblem::with_reductions(self.game, reductions)
+            .split_layers(on_disk)
+            .first_empty_learns(learns);
         let time = self
             .limits
             .time_limit
