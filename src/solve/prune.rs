@@ -1399,19 +1399,30 @@ mod tests {
             let Some(reason) = with else { return false };
             assert!(reason.no_pile_empties(), "{reason}");
             fired += 1;
-            let game = Game::new(&game.deal_at(position).unwrap()).unwrap();
-            let all = reachable(&game, 20_000);
-            for reached in &all {
-                assert!(
-                    !reached.is_won() && (0..PILES).all(|pile| !reached.is_empty_pile(pile)),
-                    "called dead ({reason}) but a pile empties:\n{position}\nreaches\n{reached}"
-                );
-            }
-            checked += all.len();
+            checked += no_pile_empties_from(game, position, &reason);
             true
         });
         eprintln!("tested {tested}, fired {fired}, positions checked {checked}");
         assert!(fired >= min_fired, "only {fired} fired ({tested} tested)");
+    }
+
+    /// The plain search from `position` (up to 20,000 positions) never
+    /// empties a pile nor wins, as the first-empty test's `reason` says:
+    /// the positions it checked.
+    fn no_pile_empties_from(
+        game: &Game,
+        position: &Position,
+        reason: &impl std::fmt::Display,
+    ) -> usize {
+        let game = Game::new(&game.deal_at(position).unwrap()).unwrap();
+        let all = reachable(&game, 20_000);
+        for reached in &all {
+            assert!(
+                !reached.is_won() && (0..PILES).all(|pile| !reached.is_empty_pile(pile)),
+                "called dead ({reason}) but a pile empties:\n{position}\nreaches\n{reached}"
+            );
+        }
+        all.len()
     }
 
     /// The states the test of the first empty pile learns
@@ -1463,15 +1474,7 @@ mod tests {
             );
             if let Some(reason) = warm {
                 warm_only += 1;
-                let game = Game::new(&game.deal_at(position).unwrap()).unwrap();
-                let all = reachable(&game, 20_000);
-                for reached in &all {
-                    assert!(
-                        !reached.is_won() && (0..PILES).all(|pile| !reached.is_empty_pile(pile)),
-                        "called dead warm ({reason}) but a pile empties:\n{position}\nreaches\n{reached}"
-                    );
-                }
-                checked += all.len();
+                checked += no_pile_empties_from(game, position, &reason);
             }
             false
         });

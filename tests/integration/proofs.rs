@@ -542,6 +542,36 @@ fn exhaust(deal: &Deal, reductions: Reductions, jobs: usize) -> (u64, u64, u64, 
     (stats.positions, stats.dead, stats.goals, problem.learned())
 }
 
+/// What a search that learns (its positions, dead ends, goals and states
+/// learned: `one` on one thread, `two` on two) must keep against the same
+/// search not learning (`before`) and the plain search's `plain`
+/// verdict: the same counts on one thread and two, the plain search's
+/// verdict where it decides, a win with learning where there is one
+/// without, never more positions, nothing learned while switched off.
+/// Gives whether it learned something and whether it examined fewer
+/// positions.
+fn compare_learning(
+    what: &str,
+    plain: Verdict,
+    one: (u64, u64, u64, usize),
+    two: (u64, u64, u64, usize),
+    before: (u64, u64, u64, usize),
+) -> (usize, usize) {
+    assert_eq!(one, two, "{what}: one thread and two");
+    if plain != Verdict::Undecided {
+        assert_eq!(
+            one.2 > 0,
+            plain == Verdict::Winnable,
+            "{what}: a win with learning and the plain search"
+        );
+    }
+    assert_eq!(before.2 > 0, one.2 > 0, "{what}: wins with and without");
+    assert!(one.0 <= before.0, "{what}: {one:?} against {before:?}");
+    assert_eq!(before.3, 0, "{what}: learned while switched off");
+    eprintln!("{what}: {one:?} with, {before:?} without");
+    (usize::from(one.3 > 0), usize::from(one.0 < before.0))
+}
+
 /// The learned conflicts of the room test (`solve::room::Learned`)
 /// against the search without them and the plain search, on stuck games
 /// with the stock empty (where the room test runs) small enough for all:
@@ -586,21 +616,9 @@ fn learned_conflicts_keep_the_verdicts_and_counts() {
             let one = exhaust(&deal, with, 1);
             let two = exhaust(&deal, with, 2);
             let before = exhaust(&deal, without, 1);
-            assert_eq!(one, two, "{what}: one thread and two");
-            // Where the plain search decides, it agrees.
-            if plain.verdict != Verdict::Undecided {
-                assert_eq!(
-                    one.2 > 0,
-                    plain.verdict == Verdict::Winnable,
-                    "{what}: a win with learned conflicts and the plain search"
-                );
-            }
-            assert_eq!(before.2 > 0, one.2 > 0, "{what}: wins with and without");
-            assert!(one.0 <= before.0, "{what}: {one:?} against {before:?}");
-            assert_eq!(before.3, 0, "{what}: learned while switched off");
-            eprintln!("{what}: {one:?} with, {before:?} without");
-            learned_some += (one.3 > 0) as usize;
-            fewer += (one.0 < before.0) as usize;
+            let (learned, less) = compare_learning(&what, plain.verdict, one, two, before);
+            learned_some += learned;
+            fewer += less;
             compared += 1;
         }
     }
@@ -670,17 +688,9 @@ fn first_empty_learned_states_keep_the_verdicts_and_counts() {
                 let one = exhaust_first_empty(&deal, with, 1, true);
                 let two = exhaust_first_empty(&deal, with, 2, true);
                 let before = exhaust_first_empty(&deal, with, 1, false);
-                assert_eq!(one, two, "{what}: one thread and two");
-                assert_eq!(
-                    one.2 > 0,
-                    plain.verdict == Verdict::Winnable,
-                    "{what}: a win with learned states and the plain search"
-                );
-                assert_eq!(before.2 > 0, one.2 > 0, "{what}: wins with and without");
-                assert!(one.0 <= before.0, "{what}: {one:?} against {before:?}");
-                assert_eq!(before.3, 0, "{what}: learned while switched off");
-                learned_some += (one.3 > 0) as usize;
-                fewer += (one.0 < before.0) as usize;
+                let (learned, less) = compare_learning(&what, plain.verdict, one, two, before);
+                learned_some += learned;
+                fewer += less;
                 compared += 1;
             }
         }
