@@ -39,7 +39,7 @@ use crate::explore::{NodeKind, Problem};
 use crate::game::{Game, Move, PackedStep, Position, Step, layer_of, whole_layer_of};
 
 use super::first_empty;
-use super::prune::{Reductions, RoomRule, RoomTest, dead_end_first_empty_learning};
+use super::prune::{Reductions, RoomRule, RoomTest, dead_end_learning};
 use super::room::Learned;
 use super::stage::push_previews;
 
@@ -455,7 +455,7 @@ impl Problem for ExhaustiveProblem<'_> {
             NodeKind::Leaf
         } else if self.reductions.dead_ends
             && (visit.test || self.reductions.dead_ends_everywhere)
-            && dead_end_first_empty_learning(
+            && dead_end_learning(
                 self.game,
                 position,
                 self.room(visit),

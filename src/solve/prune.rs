@@ -478,47 +478,25 @@ pub fn dead_end_filling(
     room: RoomRule,
     deals_fill: bool,
 ) -> Option<DeadEnd> {
-    dead_end_learning(game, position, room, deals_fill, None)
-}
-
-/// [`dead_end_filling`], the room test trusting the relaxed losses
-/// `learned` holds and adding those it proves ([`room::Learned`], with its
-/// argument).
-pub fn dead_end_learning(
-    game: &Game,
-    position: &Position,
-    room: RoomRule,
-    deals_fill: bool,
-    learned: Option<&room::Learned>,
-) -> Option<DeadEnd> {
-    dead_end_rows(
+    dead_end_learning(
         game,
         position,
         room,
         deals_fill,
         Reductions::DEFAULT.first_empty,
-        learned,
+        None,
+        None,
     )
 }
 
-/// [`dead_end_learning`], with rows left also the test of the first empty
-/// pile ([`first_empty::no_pile_empties`], [`Reductions::first_empty`]) when
-/// `first_empty`.
-pub fn dead_end_rows(
-    game: &Game,
-    position: &Position,
-    room: RoomRule,
-    deals_fill: bool,
-    first_empty: bool,
-    learned: Option<&room::Learned>,
-) -> Option<DeadEnd> {
-    dead_end_first_empty_learning(game, position, room, deals_fill, first_empty, learned, None)
-}
-
-/// [`dead_end_rows`], the test of the first empty pile trusting the
-/// relaxed states `first_empty_learned` holds and adding those it decides
+/// The dead-end test in full: [`dead_end_filling`], with rows left also
+/// the test of the first empty pile ([`first_empty::no_pile_empties`],
+/// [`Reductions::first_empty`]) when `first_empty`; the room test trusting
+/// the relaxed losses `learned` holds and adding those it proves
+/// ([`room::Learned`], with its argument), and the test of the first empty
+/// pile likewise with the relaxed states `first_empty_learned` holds
 /// ([`first_empty::Learned`], with its argument).
-pub fn dead_end_first_empty_learning(
+pub fn dead_end_learning(
     game: &Game,
     position: &Position,
     room: RoomRule,
@@ -1389,8 +1367,10 @@ mod tests {
                 return true;
             }
             tested += 1;
-            let with = dead_end_rows(game, position, RoomRule::MakeWay, false, true, None);
-            let without = dead_end_rows(game, position, RoomRule::MakeWay, false, false, None);
+            let with =
+                dead_end_learning(game, position, RoomRule::MakeWay, false, true, None, None);
+            let without =
+                dead_end_learning(game, position, RoomRule::MakeWay, false, false, None, None);
             if without.is_some() {
                 // The first relaxation proves it: the test never runs.
                 assert_eq!(with, without);
@@ -1451,8 +1431,9 @@ mod tests {
                 return true;
             }
             tested += 1;
-            let cold = dead_end_rows(game, position, RoomRule::MakeWay, false, true, None);
-            let warm = dead_end_first_empty_learning(
+            let cold =
+                dead_end_learning(game, position, RoomRule::MakeWay, false, true, None, None);
+            let warm = dead_end_learning(
                 game,
                 position,
                 RoomRule::MakeWay,

@@ -104,6 +104,26 @@ impl Course {
         })
     }
 
+    /// What a player that chooses among the lookahead's lines does first
+    /// at each move: [`Course::begin`], then the line's next move if one
+    /// is left; else the lookahead's lines from `view` within the
+    /// settings' `lookahead` positions, avoiding the positions seen.
+    pub fn lines(
+        &mut self,
+        view: &View,
+        settings: &HiddenSettings,
+        cancel: &AtomicBool,
+    ) -> Result<Ready, SolveError> {
+        if !self.begin(view, &settings.limits, cancel)? {
+            return Ok(Ready::Choice(None));
+        }
+        if let Some(choice) = self.next() {
+            return Ok(Ready::Choice(Some(choice)));
+        }
+        let found = super::lookahead::lines(&view.deal(), settings.lookahead.max(1), &self.seen)?;
+        Ok(Ready::Lines(found))
+    }
+
     /// `moves` become the line; its first move.
     pub fn play(&mut self, moves: Vec<Move>) -> Option<Choice> {
         self.plan = moves;
@@ -121,6 +141,13 @@ impl Course {
             self.plan.clear();
         }
     }
+}
+
+/// What [`Course::lines`] found: the move to play now (none when the game
+/// is won), or the lookahead's lines to choose among.
+pub(super) enum Ready {
+    Choice(Option<Choice>),
+    Lines(super::lookahead::Lines),
 }
 
 /// Which player plays blind.

@@ -51,8 +51,8 @@ use crate::game::{Move, Position};
 use crate::solve::{Limits, SolveError, Verdict, analyze_unshortened};
 use crate::stats::Interval;
 
-use super::lookahead::{Line, best_line, lines, value};
-use super::policy::{Choice, Course, HiddenSettings, Policy, PolicyStats};
+use super::lookahead::{Line, best_line, value};
+use super::policy::{Choice, Course, HiddenSettings, Policy, PolicyStats, Ready};
 use super::referee::Referee;
 use super::sample::draw;
 use super::view::View;
@@ -100,17 +100,10 @@ impl Rollout {
 
 impl Policy for Rollout {
     fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError> {
-        if !self.course.begin(view, &self.settings.limits, cancel)? {
-            return Ok(None);
-        }
-        if let Some(choice) = self.course.next() {
-            return Ok(Some(choice));
-        }
-        let found = lines(
-            &view.deal(),
-            self.settings.lookahead.max(1),
-            &self.course.seen,
-        )?;
+        let found = match self.course.lines(view, &self.settings, cancel)? {
+            Ready::Choice(choice) => return Ok(choice),
+            Ready::Lines(found) => found,
+        };
         let mut candidates: Vec<Line> = found.leaves;
         candidates.truncate(CANDIDATES);
         if candidates.is_empty() {
@@ -326,7 +319,9 @@ mod tests {
         use std::hash::{Hash, Hasher};
         let real = deal(2, SuitCount::Two, Rules::Standard);
         let view = Referee::new(&real).unwrap().view().clone();
-        let candidates = lines(&view.deal(), 5_000, &HashSet::new()).unwrap().leaves;
+        let candidates = super::super::lookahead::lines(&view.deal(), 5_000, &HashSet::new())
+            .unwrap()
+            .leaves;
         assert!(candidates.len() >= 2);
         // A worth that depends on the completion and the line; 10 units of
         // work a rollout.

@@ -53,7 +53,7 @@ use crate::game::Move;
 use crate::solve::{Limits, SolveError, Verdict, analyze_unshortened};
 
 use super::lookahead::{Line, lines, value};
-use super::policy::{Choice, Course, HiddenSettings, Policy, PolicyStats};
+use super::policy::{Choice, Course, HiddenSettings, Policy, PolicyStats, Ready};
 use super::referee::Referee;
 use super::rollout::{ENDGAME_POSITIONS, WON, rate_by_rollouts};
 use super::view::View;
@@ -96,17 +96,10 @@ impl Stage {
 
 impl Policy for Stage {
     fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError> {
-        if !self.course.begin(view, &self.settings.limits, cancel)? {
-            return Ok(None);
-        }
-        if let Some(choice) = self.course.next() {
-            return Ok(Some(choice));
-        }
-        let found = lines(
-            &view.deal(),
-            self.settings.lookahead.max(1),
-            &self.course.seen,
-        )?;
+        let found = match self.course.lines(view, &self.settings, cancel)? {
+            Ready::Choice(choice) => return Ok(choice),
+            Ready::Lines(found) => found,
+        };
         let mut candidates: Vec<Line> = found.leaves;
         let deals_first = candidates
             .first()
