@@ -16,6 +16,8 @@
 //! `DISK_BENCH_DIR` where the files go (default a temporary directory);
 //! `DISK_BENCH_RUNS` how many times each way, in turn (default 3; the
 //! medians are printed, and the ratio of the CPU times).
+//! `DISK_BENCH_ARGS` adds flags to this build's search on disk (say
+//! `--memory-limit 4G`, which keeps its seen sets to a quarter of it).
 //! `DISK_BENCH_BASE`, a path to another `spider` (say, main's), adds its
 //! search on disk to each turn, A against B in the same run: its counts
 //! must be the same, and its medians are printed beside this one's.
@@ -49,14 +51,14 @@ struct Run {
     json: serde_json::Value,
 }
 
-fn run(exe: &str, file: &str, stage: &str, disk: Option<&Path>) -> Run {
+fn run(exe: &str, file: &str, stage: &str, disk: Option<&Path>, extra: &[String]) -> Run {
     let mut command = Command::new("/usr/bin/time");
     command
         .args(["-f", "%e %U %S %M", exe, "graph", file, "--stage", stage])
         .args(["--count", "-j", "2", "--json"]);
     if let Some(dir) = disk {
         let _ = std::fs::remove_dir_all(dir);
-        command.arg("--disk").arg(dir);
+        command.arg("--disk").arg(dir).args(extra);
     }
     let peak = AtomicU64::new(0);
     let done = AtomicBool::new(false);
@@ -127,6 +129,16 @@ fn main() {
         "disk bench: {file} stage {stage}, {runs} runs each way, load {}",
         load().trim()
     );
+    // More flags for this build's search on disk (not the base's), e.g.
+    // `--memory-limit 4G`: its seen sets then keep to a quarter of it.
+    let extra: Vec<String> = std::env::var("DISK_BENCH_ARGS")
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    if !extra.is_empty() {
+        println!("  this build on disk with: {}", extra.join(" "));
+    }
     let exe = env!("CARGO_BIN_EXE_spider");
     let base = std::env::var("DISK_BENCH_BASE").ok();
     if let Some(base) = &base {
@@ -136,11 +148,11 @@ fn main() {
     let mut disks = Vec::new();
     let mut bases = Vec::new();
     for _ in 0..runs {
-        memories.push(run(exe, &file, &stage, None));
-        disks.push(run(exe, &file, &stage, Some(&dir)));
+        memories.push(run(exe, &file, &stage, None, &[]));
+        disks.push(run(exe, &file, &stage, Some(&dir), &extra));
         let _ = std::fs::remove_dir_all(&dir);
         if let Some(base) = &base {
-            bases.push(run(base, &file, &stage, Some(&dir)));
+            bases.push(run(base, &file, &stage, Some(&dir), &[]));
             let _ = std::fs::remove_dir_all(&dir);
         }
     }
@@ -191,8 +203,8 @@ fn main() {
             "{name:>9}: {:.1} s wall, {:.1} s CPU, {:.2} M positions/s, \
              {:.2} M per CPU-second; peak resident {:.0} MB = {:.1} bytes a \
              position; engine estimate {:.0} MB; seen set/table {:.1} bytes a \
-             stored position; disk at most {:.0} MB = {:.1} bytes a position; \
-             10^10 positions at this rate: {:.1} h",
+             stored position (dropped {} times); disk at most {:.0} MB = {:.1} \
+             bytes a position; 10^10 positions at this rate: {:.1} h",
             r.wall,
             r.cpu,
             rate / 1e6,
@@ -206,6 +218,7 @@ fn main() {
             r.json["engine"]["table_bytes_per_position"]
                 .as_f64()
                 .unwrap_or(0.0),
+            r.json["engine"]["seen_dropped"].as_u64().unwrap_or(0),
             r.disk as f64 / 1e6,
             r.disk as f64 / positions,
             1e10 / rate / 3600.0,

@@ -1006,6 +1006,7 @@ fn analysis_json(analysis: &Analysis) -> serde_json::Value {
             "estimate_left": proof.estimate_left,
             "positions_per_second": proof.rate,
             "threads": proof.threads,
+            "seen_dropped": proof.seen_dropped,
         })),
         "reveals": analysis.reveals.iter().map(|(place, moves)| serde_json::json!({
             "place": place,

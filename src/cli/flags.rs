@@ -220,7 +220,7 @@ fn parse_whole(text: &str) -> Option<u128> {
 pub struct DiskArgs {
     /// Keep the exhaustive search's states on disk in DIR (frontiers and
     /// successors in compressed files, duplicates removed in bulk, only the
-    /// current layer's seen set in memory, 13-15 bytes a position of it):
+    /// current layer's seen set in memory, up to --disk-seen-memory):
     /// the same counts as in memory, for proofs that outgrow it; the same
     /// command on the same DIR resumes a stopped search. Default with
     /// --disk-limit or --disk-launcher: DIR/disk of --checkpoint.
@@ -243,6 +243,12 @@ pub struct DiskArgs {
     /// in this process instead (default: 100000; see docs/engine.md).
     #[arg(long, value_name = "RECORDS", hide = true)]
     pub disk_launch_from: Option<u64>,
+    /// With --disk: keep at most SIZE of the current layer's seen sets in
+    /// memory, like 2G (K, M, G, T: powers of 1024); past it the layer's
+    /// earlier rounds are looked up on disk, in bulk (the same counts)
+    /// [default: a quarter of --memory-limit].
+    #[arg(long, value_name = "SIZE", value_parser = size_limit)]
+    pub disk_seen_memory: Option<SizeLimit>,
 }
 
 impl DiskArgs {
@@ -254,13 +260,19 @@ impl DiskArgs {
     ) -> Result<Option<spider_analyzer::explore::layered::DiskOptions>, String> {
         let dir = match (&self.disk, checkpoint) {
             (Some(dir), _) => dir.clone(),
-            (None, _) if self.disk_limit.is_none() && self.disk_launcher.is_none() => {
+            (None, _)
+                if self.disk_limit.is_none()
+                    && self.disk_launcher.is_none()
+                    && self.disk_seen_memory.is_none() =>
+            {
                 return Ok(None);
             }
             (None, Some(checkpoint)) => checkpoint.join("disk"),
             (None, None) => {
                 return Err(
-                    "--disk-limit and --disk-launcher need --disk DIR (or --checkpoint DIR)".into(),
+                    "--disk-limit, --disk-launcher and --disk-seen-memory need --disk DIR (or \
+                     --checkpoint DIR)"
+                        .into(),
                 );
             }
         };
@@ -271,6 +283,7 @@ impl DiskArgs {
             launch_from: self
                 .disk_launch_from
                 .unwrap_or(spider_analyzer::explore::layered::LAUNCH_FROM),
+            seen_memory: self.disk_seen_memory.and_then(|limit| limit.0),
         }))
     }
 }

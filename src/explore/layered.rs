@@ -274,6 +274,10 @@ pub struct LayeredStats {
     pub peak_table_positions: u64,
     /// Layers finished in an earlier run and read from the checkpoint.
     pub resumed_layers: usize,
+    /// On disk: the times the current layer's seen sets passed their
+    /// budget ([`DiskOptions::seen_memory`]) and were dropped, its rounds so
+    /// far to be looked up on disk (in this run, when resumed).
+    pub seen_dropped: u64,
     /// States waiting in later layers, not yet begun (deduplicated per
     /// layer; on disk, records: a layer's duplicates go when it reads
     /// them), when these statistics were taken.

@@ -103,6 +103,57 @@ impl Run {
         }
     }
 
+    /// Sets `held[i]` for each `sorted[i]` in the run (`sorted` sorted,
+    /// `held` as long; entries already set are not looked up), walking
+    /// each block only as far as the largest candidate in it.
+    pub fn mark_held(&self, sorted: &[u128], held: &mut [bool]) {
+        debug_assert_eq!(sorted.len(), held.len());
+        let Some(&first) = self.firsts.first() else {
+            return;
+        };
+        let blocks = self.firsts.len();
+        let start = sorted.partition_point(|&fp| fp < first);
+        // The block being walked: its index, the fingerprint reached,
+        // how many of its fingerprints are left, its gaps' reader.
+        let mut k = usize::MAX;
+        let mut at = 0u128;
+        let mut left = 0usize;
+        let mut width = 0u32;
+        let mut bits = BitReader::new(&[]);
+        for (&fp, held) in sorted[start..].iter().zip(&mut held[start..]) {
+            if *held {
+                continue;
+            }
+            // The last block whose first fingerprint is at most fp
+            // (blocks only move forward: the candidates are sorted):
+            // galloping from the block after the current one.
+            let from = k.wrapping_add(1);
+            if k == usize::MAX || (from < blocks && self.firsts[from] <= fp) {
+                let (mut lo, mut step) = (from, 1);
+                while lo + step < blocks && self.firsts[lo + step] <= fp {
+                    lo += step;
+                    step *= 2;
+                }
+                let hi = (lo + step).min(blocks);
+                k = lo + self.firsts[lo..hi].partition_point(|&f| f <= fp) - 1;
+                let offset = self.offsets[k] as usize;
+                width = u32::from(self.data[offset]);
+                bits = BitReader::new(&self.data[offset + 1..]);
+                at = self.firsts[k];
+                left = if k + 1 == blocks {
+                    self.len - k * BLOCK - 1
+                } else {
+                    BLOCK - 1
+                };
+            }
+            while at < fp && left > 0 {
+                at += bits.read(width);
+                left -= 1;
+            }
+            *held = at == fp;
+        }
+    }
+
     /// Every fingerprint, in order.
     pub fn to_vec(&self) -> Vec<u128> {
         let mut all = Vec::with_capacity(self.len);
@@ -230,52 +281,8 @@ impl SortedFps {
     /// are walked newest first, each block only as far as the largest
     /// candidate in it.
     pub fn mark_held(&self, sorted: &[u128], held: &mut [bool]) {
-        debug_assert_eq!(sorted.len(), held.len());
         for run in self.runs.iter().rev() {
-            let Some(&first) = run.firsts.first() else {
-                continue;
-            };
-            let blocks = run.firsts.len();
-            let start = sorted.partition_point(|&fp| fp < first);
-            // The block being walked: its index, the fingerprint reached,
-            // how many of its fingerprints are left, its gaps' reader.
-            let mut k = usize::MAX;
-            let mut at = 0u128;
-            let mut left = 0usize;
-            let mut width = 0u32;
-            let mut bits = BitReader::new(&[]);
-            for (&fp, held) in sorted[start..].iter().zip(&mut held[start..]) {
-                if *held {
-                    continue;
-                }
-                // The last block whose first fingerprint is at most fp
-                // (blocks only move forward: the candidates are sorted):
-                // galloping from the block after the current one.
-                let from = k.wrapping_add(1);
-                if k == usize::MAX || (from < blocks && run.firsts[from] <= fp) {
-                    let (mut lo, mut step) = (from, 1);
-                    while lo + step < blocks && run.firsts[lo + step] <= fp {
-                        lo += step;
-                        step *= 2;
-                    }
-                    let hi = (lo + step).min(blocks);
-                    k = lo + run.firsts[lo..hi].partition_point(|&f| f <= fp) - 1;
-                    let offset = run.offsets[k] as usize;
-                    width = u32::from(run.data[offset]);
-                    bits = BitReader::new(&run.data[offset + 1..]);
-                    at = run.firsts[k];
-                    left = if k + 1 == blocks {
-                        run.len - k * BLOCK - 1
-                    } else {
-                        BLOCK - 1
-                    };
-                }
-                while at < fp && left > 0 {
-                    at += bits.read(width);
-                    left -= 1;
-                }
-                *held = at == fp;
-            }
+            run.mark_held(sorted, held);
         }
     }
 

@@ -181,6 +181,9 @@ pub struct ProofProgress {
     pub rate: f64,
     /// Threads the pass runs on (`-j`).
     pub threads: usize,
+    /// On disk: the times the current layer's seen sets passed their
+    /// budget and were dropped (`--disk-seen-memory`), in this run.
+    pub seen_dropped: u64,
 }
 
 impl ProofProgress {

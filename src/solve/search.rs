@@ -1181,6 +1181,7 @@ fn proof_progress(stats: &crate::explore::layered::LayeredStats, running: bool) 
         estimate_left: (rest_of_layer + stats.queued_across as f64 * g) as u64,
         rate,
         threads: stats.threads,
+        seen_dropped: stats.seen_dropped,
     }
 }
 

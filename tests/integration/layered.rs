@@ -808,7 +808,34 @@ fn graph_count_on_disk_in_one_process_or_many_counts_the_same() {
     // By default, every round of this small search runs in the driver.
     let (default, default_log) = through("default", None, None);
     assert_eq!(launched(&default_log), []);
-    for json in [&disk, &processes, &mixed, &default] {
+    // The seen sets dropped after every round (a budget of 1 byte), in one
+    // process and with every round through the launcher: each task looks
+    // the states it reads up in the layer's earlier rounds on disk.
+    let dropped_dir = dir.path().join("dropped");
+    let dropped = count(&[
+        "--disk",
+        dropped_dir.to_str().unwrap(),
+        "--disk-seen-memory",
+        "1",
+    ]);
+    let tasks_dir = dir.path().join("dropped-tasks");
+    let tasks_log = dir.path().join("dropped-tasks.log");
+    let tasks = count(&[
+        "--disk",
+        tasks_dir.to_str().unwrap(),
+        "--disk-launcher",
+        &launcher(&tasks_log, None),
+        "--disk-launch-from",
+        "0",
+        "--disk-seen-memory",
+        "1",
+    ]);
+    assert_eq!(launched(&tasks_log).len(), every.len());
+    for json in [&dropped, &tasks] {
+        assert!(json["engine"]["seen_dropped"].as_u64().unwrap() > 10);
+    }
+    assert_eq!(disk["engine"]["seen_dropped"], 0);
+    for json in [&disk, &processes, &mixed, &default, &dropped, &tasks] {
         for key in ["positions", "moves", "layers", "stages", "reveals"] {
             assert_eq!(json[key], memory[key], "{key}");
         }
@@ -948,6 +975,18 @@ fn on_disk_proves_the_same(deal: &str) {
     ];
     stopped_and_resumed(&analyze, &whole, &with_launcher);
     assert!(std::fs::read_to_string(&log).is_ok_and(|text| !text.is_empty()));
+    // The seen sets dropped after every round (`--disk-seen-memory 1`),
+    // every earlier round looked up on disk: stopped, resumed, the same
+    // proof.
+    let disk = dir.path().join("dropped");
+    let with_dropped = ["--disk", disk.to_str().unwrap(), "--disk-seen-memory", "1"];
+    let stopped = stopped_and_resumed(&analyze, &whole, &with_dropped);
+    assert!(
+        stopped["analysis"]["proof"]["seen_dropped"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
     // `--learn` does not learn on disk (a resumed search would start with
     // nothing learned): the proof's recorded settings say so, and stopped
     // and resumed it is the proof without it.

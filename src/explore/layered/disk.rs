@@ -104,6 +104,15 @@ pub struct DiskOptions {
     /// go to the launcher: a smaller round runs in this process, as
     /// without a launcher (see [`LAUNCH_FROM`]).
     pub launch_from: u64,
+    /// The most bytes the current layer's seen sets may take in memory.
+    /// Past it, between two rounds, they are dropped (but for the last
+    /// round's new states), and from then on each task looks the states it
+    /// reads up in the layer's earlier rounds on disk, in bulk, before its
+    /// pass over them ([`page_in`]), so that the memory a search takes does
+    /// not grow with its largest layer. `None`: a quarter of
+    /// [`Limits::max_memory`], or [`SEEN_MEMORY`] without one. Counts and
+    /// verdicts do not depend on it.
+    pub seen_memory: Option<u64>,
 }
 
 /// The fewest records a round reads for its tasks to go to the launcher
@@ -129,6 +138,10 @@ const BLOCK_BYTES: usize = if cfg!(test) { 1 << 12 } else { 1 << 18 };
 /// files go to the disk as they are made, and the next manifest is written
 /// after the round.
 const MEMORY_FILES: u64 = 32 << 20;
+
+/// The seen sets' memory budget without a memory limit (with one: a
+/// quarter of it), [`DiskOptions::seen_memory`].
+const SEEN_MEMORY: u64 = 2 << 30;
 /// The "layer" that produced the start state.
 const START: u64 = u64::MAX;
 /// The manifest is written after a round at most this often (and at the
@@ -235,6 +248,10 @@ struct Round {
     layer: u64,
     step: u32,
     files: Vec<(String, FileInfo)>,
+    /// The layer's rounds before this one are looked up on disk, not in
+    /// the seen sets in memory (see [`page_in`]).
+    #[serde(default)]
+    old_before: u32,
 }
 
 impl Round {
@@ -814,7 +831,10 @@ fn dedup_task(
     let mut news = vec![0u64; round.files.len()];
     let mut runs = Vec::new();
     let mut frontier = FrontierWriter::new(records, frontier_path(dir, part), hold, budget);
-    let mut chunk_bytes = 0;
+    // 0. The layer's rounds no longer in `seen` (past its memory budget):
+    // the states among the inputs that they hold join it first, so that
+    // the pass below finds them there.
+    let mut chunk_bytes = page_in(dir, memory, round, part, seen, records)?;
     let mut sift = |chunk: &mut Chunk, frontier: &mut FrontierWriter| {
         if chunk.inputs == 0 {
             return Ok(());
@@ -1268,11 +1288,10 @@ fn decompress_block(
     Ok(())
 }
 
-/// Writes `run` to `path`; its bytes.
+/// Writes `run` to `path` (whole or not at all: a file beside it, renamed
+/// once written); its bytes.
 fn write_run(path: &Path, run: &Run) -> Result<u64, CheckpointError> {
-    let mut file = BufWriter::new(fs::File::create(path).map_err(io_error(path))?);
-    run.write_to(&mut file).map_err(io_error(path))?;
-    file.flush().map_err(io_error(path))?;
+    write_file_atomically(path, |out| run.write_to(out))?;
     Ok(fs::metadata(path).map_err(io_error(path))?.len())
 }
 
@@ -1513,6 +1532,17 @@ where
         })
     }
 
+    /// The most bytes the current layer's seen sets may take in memory
+    /// before they are dropped and its earlier rounds looked up on disk
+    /// ([`DiskOptions::seen_memory`]).
+    fn seen_budget(&self, options: &DiskOptions) -> u64 {
+        options.seen_memory.unwrap_or_else(|| {
+            self.limits
+                .max_memory
+                .map_or(SEEN_MEMORY, |max| (max / 4).max(1))
+        })
+    }
+
     /// Runs the round task this process was started for, if it was (by a
     /// search's launcher: [`ROUND_ENV`] names the round's file in this
     /// search's directory), and returns `true`; `false` otherwise.
@@ -1545,7 +1575,13 @@ where
                 )
             })?;
         let keep_leaves = self.on_leaf.is_some();
-        let mut seen = load_seen(&options.dir, round.layer, part, round.step)?;
+        let mut seen = load_seen(
+            &options.dir,
+            round.layer,
+            part,
+            round.old_before,
+            round.step,
+        )?;
         // A task on its own: its inputs in chunks of up to a quarter of the
         // budget, and its frontier, which it expands right away, in memory.
         let (out, frontier, _) = dedup_task(
@@ -1673,11 +1709,37 @@ where
         };
         let mut last_manifest = Instant::now();
         let keep_leaves = self.on_leaf.is_some();
+        // The current layer's rounds before this one are on disk only
+        // (see [`page_in`]).
+        let mut old_before = 0;
+        let seen_budget = self.seen_budget(&options);
         if let Some(current) = &mut manifest.current {
             stats.positions += current.here.positions;
-            seen = (0..PARTS)
-                .map(|part| load_seen(&dir, current.layer, part, current.step))
-                .collect::<Result<_, _>>()?;
+            // The layer's seen runs so far go back into memory if their
+            // tables fit the budget (a table takes about 1.4 times a
+            // run's bytes); else they are merged, one a part, and looked
+            // up on disk.
+            let mut bytes = 0;
+            for part in 0..PARTS {
+                for (_, _, path) in seen_runs(&dir, current.layer, part, current.step, true)? {
+                    bytes += fs::metadata(&path).map_err(io_error(&path))?.len();
+                }
+            }
+            unsaved.seen_disk = bytes;
+            if bytes * 7 / 5 > seen_budget {
+                for part in 0..PARTS {
+                    let (removed, written, _) =
+                        compact_runs(&dir, current.layer, part, 0, current.step)?;
+                    unsaved.seen_disk = (unsaved.seen_disk + written).saturating_sub(removed);
+                }
+                old_before = current.step;
+                seen = (0..PARTS).map(|_| FpTable::default()).collect();
+                stats.seen_dropped += 1;
+            } else {
+                seen = (0..PARTS)
+                    .map(|part| load_seen(&dir, current.layer, part, 0, current.step))
+                    .collect::<Result<_, _>>()?;
+            }
             unsaved.runs_from = current.step;
         }
         let end = 'search: loop {
@@ -1688,6 +1750,7 @@ where
                         break End::Exhausted;
                     };
                     seen = (0..PARTS).map(|_| FpTable::default()).collect();
+                    old_before = 0;
                     unsaved.seen_disk = 0;
                     unsaved.runs_from = 0;
                     let path = seen_dir(&dir, layer);
@@ -1715,6 +1778,7 @@ where
                 layer,
                 step: current.step,
                 files: inputs_of(&manifest, &current),
+                old_before,
             };
             // A small round runs here, as in one process: starting its
             // tasks would take longer than the round. A round launched
@@ -1921,6 +1985,12 @@ where
                 stats.layers.push(here);
                 break 'search End::Stopped(reason);
             }
+            // Past their budget, the seen sets go: the layer's rounds so
+            // far are looked up on disk from the next round on, and only
+            // this round's new states stay at hand (the successors met
+            // again soonest: a card moved on again, a move's reverse).
+            let evict = seen.iter().map(FpTable::bytes).sum::<u64>() > seen_budget;
+            let last_round: Vec<Vec<Run>> = if evict { runs.clone() } else { Vec::new() };
             for (part, run) in runs.into_iter().enumerate() {
                 unsaved.runs[part].extend(run);
             }
@@ -2047,6 +2117,28 @@ where
                 seen_bytes + held + frontiers + task_memory * pool.threads().min(PARTS) as u64;
             stats.peak_memory_bytes = stats.peak_memory_bytes.max(memory);
             let finished = new == 0;
+            if evict && !finished {
+                manifest.current = Some(current);
+                self.save_disk_manifest(&dir, &mut manifest, &stats, &mut unsaved)?;
+                last_manifest = Instant::now();
+                current = manifest.current.take().expect("just put");
+                seen = (0..PARTS).map(|_| FpTable::default()).collect();
+                for part in 0..PARTS {
+                    let (removed, written, merging) =
+                        compact_runs(&dir, layer, part, old_before, current.step)?;
+                    unsaved.seen_disk = (unsaved.seen_disk + written).saturating_sub(removed);
+                    stats.peak_memory_bytes = stats.peak_memory_bytes.max(merging);
+                }
+                for (part, runs) in last_round.iter().enumerate() {
+                    for run in runs {
+                        for fp in run.to_vec() {
+                            seen[part].insert(fp);
+                        }
+                    }
+                }
+                old_before = current.step;
+                stats.seen_dropped += 1;
+            }
             let snapshot = |stats: &LayeredStats, here: &LayerStats| {
                 let mut s = stats.clone();
                 s.add_counts(here);
@@ -2283,12 +2375,19 @@ fn save_parts(
     written
 }
 
-/// Part `part`'s seen set in `layer` before round `step`: the runs rounds
-/// `0..step` wrote.
-/// The runs of rounds from `step` on were written after the last manifest
-/// (by a search stopped before it wrote the next one): they are deleted.
-fn load_seen(dir: &Path, layer: u64, part: usize, step: u32) -> Result<FpTable, CheckpointError> {
-    let mut seen = FpTable::default();
+/// Part `part`'s seen runs in `layer` of the rounds before `step`, by the
+/// first round each covers: their rounds and files. With `drop_later`,
+/// the runs of rounds from `step` on are deleted: at the start of a
+/// resumed search or of a task, they were written after the last manifest
+/// (by a search stopped before it wrote the next one) or by a failed run
+/// of the task. (Anywhere else they are the rounds since, still needed.)
+fn seen_runs(
+    dir: &Path,
+    layer: u64,
+    part: usize,
+    step: u32,
+    drop_later: bool,
+) -> Result<Vec<(u32, u32, PathBuf)>, CheckpointError> {
     let folder = seen_dir(dir, layer);
     let mut runs = Vec::new();
     match fs::read_dir(&folder) {
@@ -2303,8 +2402,8 @@ fn load_seen(dir: &Path, layer: u64, part: usize, step: u32) -> Result<FpTable, 
                     continue;
                 }
                 if last < step {
-                    runs.push((first, entry.path()));
-                } else {
+                    runs.push((first, last, entry.path()));
+                } else if drop_later {
                     let _ = fs::remove_file(entry.path());
                 }
             }
@@ -2313,14 +2412,142 @@ fn load_seen(dir: &Path, layer: u64, part: usize, step: u32) -> Result<FpTable, 
         Err(e) => return Err(io_error(&folder)(e)),
     }
     runs.sort();
-    for (_, path) in runs {
-        let file = fs::File::open(&path).map_err(io_error(&path))?;
-        let run = Run::read_from(&mut BufReader::new(file)).map_err(io_error(&path))?;
-        for fp in run.to_vec() {
-            seen.insert(fp);
+    Ok(runs)
+}
+
+fn read_run(path: &Path) -> Result<Run, CheckpointError> {
+    let file = fs::File::open(path).map_err(io_error(path))?;
+    Run::read_from(&mut BufReader::new(file)).map_err(io_error(path))
+}
+
+/// Part `part`'s seen set in `layer` before round `step`, of the rounds
+/// from `from` on (those before are looked up on disk, [`page_in`]).
+fn load_seen(
+    dir: &Path,
+    layer: u64,
+    part: usize,
+    from: u32,
+    step: u32,
+) -> Result<FpTable, CheckpointError> {
+    let mut seen = FpTable::default();
+    for (first, _, path) in seen_runs(dir, layer, part, step, true)? {
+        if first >= from {
+            for fp in read_run(&path)?.to_vec() {
+                seen.insert(fp);
+            }
         }
     }
     Ok(seen)
+}
+
+/// Merges part `part`'s seen runs in `layer` of rounds `from..before` into
+/// one file (the rounds `from..=before - 1`), so that [`page_in`] reads one
+/// run for them, not one a manifest; the runs merged are deleted once it
+/// is written. A crash in between leaves both, which only repeats
+/// fingerprints (lookups and a later merge take them as one). Returns the
+/// bytes removed from the disk, the bytes written, and the most bytes
+/// held while merging.
+fn compact_runs(
+    dir: &Path,
+    layer: u64,
+    part: usize,
+    from: u32,
+    before: u32,
+) -> Result<(u64, u64, u64), CheckpointError> {
+    let pieces: Vec<(u32, u32, PathBuf)> = seen_runs(dir, layer, part, before, false)?
+        .into_iter()
+        .filter(|&(first, _, _)| first >= from)
+        .collect();
+    if pieces.len() < 2 || before == 0 {
+        return Ok((0, 0, 0));
+    }
+    let mut all = Vec::new();
+    let mut removed = 0;
+    let mut held = 0;
+    for (_, _, path) in &pieces {
+        removed += fs::metadata(path).map_err(io_error(path))?.len();
+        let run = read_run(path)?;
+        held = held.max(run.bytes());
+        all.extend(run.to_vec());
+    }
+    all.sort_unstable();
+    all.dedup();
+    let run = Run::from_sorted(&all);
+    held += (all.capacity() * size_of::<u128>()) as u64 + run.bytes();
+    drop(all);
+    let path = seen_path(dir, layer, part, from, before - 1);
+    let written = write_run(&path, &run)?;
+    for (_, _, piece) in pieces {
+        if piece != path {
+            let _ = fs::remove_file(piece);
+        }
+    }
+    Ok((removed, written, held))
+}
+
+/// Pass 0 of a task when its layer's rounds before `round.old_before` are
+/// on disk only (the seen sets outgrew their memory budget,
+/// [`DiskOptions::seen_memory`]): every input state not in `seen` is looked up
+/// in those rounds' runs, in bulk (the candidates sorted, each run read
+/// once and decoded only where a candidate falls), and the ones found join
+/// `seen`. Then `seen` holds every input state that the whole seen set
+/// holds, and the pass that follows keeps the same records as a search
+/// with the whole set in memory: the counts do not change. Returns the
+/// most bytes it held.
+fn page_in(
+    dir: &Path,
+    memory: Option<&MemFiles>,
+    round: &Round,
+    part: usize,
+    seen: &mut FpTable,
+    records: &dyn Records,
+) -> Result<u64, CheckpointError> {
+    if round.old_before == 0 {
+        return Ok(0);
+    }
+    let old: Vec<PathBuf> = seen_runs(dir, round.layer, part, round.old_before, false)?
+        .into_iter()
+        .map(|(_, _, path)| path)
+        .collect();
+    if old.is_empty() {
+        return Ok(0);
+    }
+    let mut candidates = Vec::new();
+    for (name, info) in &round.files {
+        read_blocks(
+            dir,
+            memory,
+            name,
+            info,
+            round.layer,
+            part,
+            records,
+            |fp, _, ahead| {
+                if let Some(ahead) = ahead {
+                    seen.prefetch(ahead);
+                }
+                if !seen.contains(fp) {
+                    candidates.push(fp);
+                }
+                Ok(())
+            },
+        )?;
+    }
+    candidates.sort_unstable();
+    candidates.dedup();
+    let mut held = vec![false; candidates.len()];
+    let mut run_bytes = 0;
+    for path in old {
+        let run = read_run(&path)?;
+        run_bytes = run_bytes.max(run.bytes());
+        run.mark_held(&candidates, &mut held);
+    }
+    for (&fp, &held) in candidates.iter().zip(&held) {
+        if held {
+            seen.insert(fp);
+        }
+    }
+    Ok((candidates.capacity() * size_of::<u128>() + held.capacity()) as u64 + run_bytes)
 }
 
 /// Runs the tasks of `round` through the launcher, and reads their
@@ -2436,6 +2663,7 @@ mod tests {
             max_bytes: None,
             launcher: None,
             launch_from: LAUNCH_FROM,
+            seen_memory: None,
         }
     }
 
@@ -2502,21 +2730,52 @@ mod tests {
         let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
         assert!(memory.stats.layers.len() > 10 && memory.stats.goals == 1);
         assert!(memory.stats.layers.iter().any(|l| l.steps > 3));
-        for (budget, jobs) in [
-            (None, 1),
-            (None, 2),
-            (Some(4 << 10), 1),
-            (Some(4 << 10), 2),
-            (Some(0), 2),
+        // The seen sets in memory, dropped after every round (a budget of
+        // 1 byte: then every task looks its inputs up on disk first), or
+        // now and then (a budget of a fraction of the largest table: the
+        // rounds since the last drop in memory, the earlier ones on disk).
+        let some = (memory.stats.peak_table_bytes / 16).max(1);
+        for (budget, jobs, seen) in [
+            (None, 1, None),
+            (None, 2, None),
+            (Some(4 << 10), 1, None),
+            (Some(4 << 10), 2, None),
+            (Some(0), 2, None),
+            (None, 1, Some(1)),
+            (None, 2, Some(1)),
+            (Some(4 << 10), 2, Some(1)),
+            (None, 2, Some(some)),
+            (Some(4 << 10), 1, Some(some)),
         ] {
             let dir = tempfile::tempdir().unwrap();
             let mut search = Layered::new(&Walk).stop(Stop::Exhaust).jobs(Some(jobs));
             if let Some(budget) = budget {
                 search = search.disk_memory(budget);
             }
-            let disk = search.disk(on_disk(dir.path()), "walk").run().unwrap();
+            let options = DiskOptions {
+                seen_memory: seen,
+                ..on_disk(dir.path())
+            };
+            let disk = search.disk(options, "walk").run().unwrap();
             assert_eq!(disk.end, End::Exhausted);
-            assert_eq!(figures(&disk.stats), figures(&memory.stats));
+            assert_eq!(
+                figures(&disk.stats),
+                figures(&memory.stats),
+                "{budget:?}, {jobs} threads, seen sets of {seen:?} bytes"
+            );
+            // With a budget of 1 byte, dropped after every round of a layer
+            // but its last (which finds nothing new); with a larger one,
+            // some of the time.
+            let steps: u64 = memory.stats.layers.iter().map(|l| u64::from(l.steps)).sum();
+            match seen {
+                None => assert_eq!(disk.stats.seen_dropped, 0),
+                Some(1) => assert_eq!(disk.stats.seen_dropped, steps),
+                Some(_) => assert!(
+                    (1..steps / 2).contains(&disk.stats.seen_dropped),
+                    "dropped {} times in {steps} rounds",
+                    disk.stats.seen_dropped
+                ),
+            }
             assert_eq!(
                 disk.goal.unwrap().depth,
                 memory.goal.as_ref().unwrap().depth
@@ -2525,6 +2784,75 @@ mod tests {
                 let left = fs::read_dir(dir.path().join(sub)).map_or(0, |d| d.count());
                 assert_eq!(left, 0, "{sub} ({budget:?}, {jobs} threads)");
             }
+        }
+    }
+
+    /// A layer of many rounds whose states jump back to states met many
+    /// rounds before (depth `d` to `d / 2`): the search on disk with its
+    /// seen sets dropped now and then, a manifest after every round (a
+    /// memory budget of 0), must find them on disk, in the runs merged and
+    /// in the rounds since the last drop, to count what the search in
+    /// memory counts.
+    struct Jumps;
+    impl crate::explore::Problem for Jumps {
+        type State = (u16, u16);
+        type Key = (u16, u16);
+        type Move = u8;
+        fn start(&self) -> (u16, u16) {
+            (0, 0)
+        }
+        fn key(&self, s: &(u16, u16)) -> (u16, u16) {
+            *s
+        }
+        fn successors(&self, &(d, i): &(u16, u16), out: &mut Vec<(u8, (u16, u16))>) {
+            if d < 150 {
+                out.push((0, (d + 1, i)));
+                out.push((1, (d + 1, (i + 1) % 50)));
+            }
+            out.push((2, (d / 2, (i * 7) % 50)));
+        }
+        fn kind(&self, _: &(u16, u16)) -> NodeKind {
+            NodeKind::Inner
+        }
+        fn layer(&self, _: &(u16, u16)) -> u64 {
+            0
+        }
+    }
+    impl PackedProblem for Jumps {
+        fn pack(&self, s: &(u16, u16), out: &mut Vec<u8>) {
+            Walk.pack(s, out);
+        }
+        fn unpack(&self, b: &[u8]) -> (u16, u16) {
+            Walk.unpack(b)
+        }
+    }
+
+    #[test]
+    fn dropped_seen_sets_find_states_met_again_many_rounds_later() {
+        let memory = Layered::new(&Jumps).stop(Stop::Exhaust).run().unwrap();
+        let steps = u64::from(memory.stats.layers[0].steps);
+        assert!(steps > 100, "{steps} rounds");
+        let table = memory.stats.peak_table_bytes;
+        for (share, jobs) in [(8, 1), (8, 2), (3, 2)] {
+            let dir = tempfile::tempdir().unwrap();
+            let options = DiskOptions {
+                seen_memory: Some(table / share),
+                ..on_disk(dir.path())
+            };
+            let disk = Layered::new(&Jumps)
+                .stop(Stop::Exhaust)
+                .jobs(Some(jobs))
+                .disk_memory(0)
+                .disk(options, "jumps")
+                .run()
+                .unwrap();
+            assert_eq!(
+                figures(&disk.stats),
+                figures(&memory.stats),
+                "a budget of 1/{share} of the table, {jobs} threads"
+            );
+            let dropped = disk.stats.seen_dropped;
+            assert!((2..steps / 2).contains(&dropped), "dropped {dropped} times");
         }
     }
 
@@ -2585,6 +2913,7 @@ mod tests {
             layer,
             step: 1,
             files,
+            old_before: 0,
         };
         // One state in ten was seen before.
         let before: Vec<u128> = (0..80_000)
@@ -2859,7 +3188,7 @@ mod tests {
         let deal = pysol::deal(14934, Rules::Standard).unwrap();
         let game = Game::new(&deal).unwrap();
         let problem = StageProblem::new(&game, Scope::Stage(2));
-        let leaves = |disk: Option<&Path>| {
+        let leaves = |disk: Option<&Path>, seen: Option<u64>| {
             let mut leaves = Vec::new();
             let mut search = Layered::new(&problem)
                 .stop(Stop::Exhaust)
@@ -2869,16 +3198,23 @@ mod tests {
                     ControlFlow::Continue(())
                 });
             if let Some(dir) = disk {
-                search = search.disk(on_disk(dir), "stage");
+                let options = DiskOptions {
+                    seen_memory: seen,
+                    ..on_disk(dir)
+                };
+                search = search.disk(options, "stage");
             }
             let outcome = search.run().unwrap();
             leaves.sort_unstable();
             (figures(&outcome.stats), leaves)
         };
-        let memory = leaves(None);
+        let memory = leaves(None, None);
         assert_eq!(memory.0.1[0], 50_810);
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(leaves(Some(dir.path())), memory);
+        assert_eq!(leaves(Some(dir.path()), None), memory);
+        // With the seen sets dropped after every round.
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(leaves(Some(dir.path()), Some(1)), memory);
     }
 
     /// The grid walk on disk in `dir`, stopped by a limit of 5,000
@@ -3212,18 +3548,34 @@ mod tests {
     /// 40,000 up to 120,000.
     #[test]
     fn a_search_on_disk_stopped_and_resumed_counts_the_same() {
-        disk_search_resumed(10_000);
+        disk_search_resumed(10_000, None);
     }
 
     #[test]
     #[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
     fn a_long_search_on_disk_stopped_and_resumed_counts_the_same() {
-        disk_search_resumed(40_000);
+        disk_search_resumed(40_000, None);
     }
 
     /// The search of [`a_search_on_disk_stopped_and_resumed_counts_the_same`],
     /// stopped every `step` positions up to three steps.
-    fn disk_search_resumed(step: u64) {
+    /// The same with the seen sets dropped after every round (a budget of
+    /// 1 byte): each task looks its inputs up on disk first, and a resumed
+    /// search merges the layer's seen runs and looks them up there; and
+    /// dropped now and then (a sixteenth of the largest table of the search
+    /// in memory), with a manifest after every round (a memory budget of 4
+    /// KiB), so that the rounds since a drop are on disk too when the next
+    /// round looks the earlier ones up.
+    #[test]
+    fn a_search_on_disk_with_its_seen_sets_dropped_resumes_to_the_same_counts() {
+        disk_search_resumed(10_000, Some(u64::MAX));
+        disk_search_resumed(10_000, Some(16));
+    }
+
+    /// The disk search of PySol 3's proof, stopped every `step` positions;
+    /// with `seen_share`, its seen sets' budget is that share (1/n) of the
+    /// largest table of the search in memory (`u64::MAX`: 1 byte).
+    fn disk_search_resumed(step: u64, seen_share: Option<u64>) {
         use crate::solve::exhaustive::ExhaustiveProblem;
         let deal = pysol::deal(3, Rules::Standard).unwrap();
         let game = Game::new(&deal).unwrap();
@@ -3241,30 +3593,39 @@ mod tests {
             .unwrap();
         let finished = memory.stats.layers.len() - 1;
         assert!(finished > 3, "{finished} layers");
+        let seen = seen_share.map(|n| (memory.stats.peak_table_bytes / n).max(1));
         let dir = tempfile::tempdir().unwrap();
         let mut runs = 0;
+        let mut dropped = 0;
         let stats = loop {
             runs += 1;
-            let outcome = Layered::new(&problem)
+            let options = DiskOptions {
+                seen_memory: seen,
+                ..on_disk(dir.path())
+            };
+            let mut search = Layered::new(&problem)
                 .stop(Stop::Exhaust)
                 .jobs(Some(2))
                 .limits(Limits {
                     max_positions: Some(step * runs),
                     ..Limits::default()
-                })
-                .disk(on_disk(dir.path()), "pysol 3")
-                .run()
-                .unwrap();
+                });
+            if seen.is_some() {
+                search = search.disk_memory(4 << 10);
+            }
+            let outcome = search.disk(options, "pysol 3").run().unwrap();
             assert_eq!(outcome.end, End::Stopped(StopReason::Positions));
             if runs > 1 {
                 assert!(outcome.stats.resumed_layers > 0);
             }
+            dropped += outcome.stats.seen_dropped;
             if outcome.stats.positions >= 3 * step {
                 break outcome.stats;
             }
             assert!(runs < 6);
         };
         assert!(runs >= 3);
+        assert_eq!(seen.is_some(), dropped > 0, "dropped {dropped} times");
         // Finished layers the in-memory search finished too count the
         // same (duplicates apart: they are charged when read).
         let strip = |l: &LayerStats| LayerStats {
