@@ -1001,3 +1001,25 @@ fn on_disk_proves_the_same(deal: &str) {
     let id = manifest["id"].as_str().unwrap();
     assert!(id.contains("learn: false"), "{id}");
 }
+
+/// `--disk-seen-memory` needs a size and a disk directory: otherwise exit
+/// 2 with what was expected, and nothing searched.
+#[test]
+fn a_seen_memory_budget_without_a_disk_or_a_size_is_refused() {
+    for (flags, expected) in [
+        (&["--disk-seen-memory", "1G"][..], "need --disk DIR"),
+        (&["--disk-seen-memory", "abc"][..], "`abc` is not a size"),
+    ] {
+        let output = Command::cargo_bin("spider")
+            .unwrap()
+            .args(["graph", "deals/unwon-2017.yaml", "--stage", "0", "--count"])
+            .args(flags)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{flags:?}");
+        assert!(output.stdout.is_empty(), "{flags:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expected), "{flags:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
