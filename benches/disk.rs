@@ -20,7 +20,8 @@
 //! `--memory-limit 4G`, which keeps its seen sets to a quarter of it).
 //! `DISK_BENCH_BASE`, a path to another `spider` (say, main's), adds its
 //! search on disk to each turn, A against B in the same run: its counts
-//! must be the same, and its medians are printed beside this one's.
+//! must be the same, and its medians are printed beside this one's;
+//! `DISK_BENCH_BASE_ARGS` adds flags to its run (none by default).
 //! Run: `cargo bench --bench disk` (about 4 minutes on a quiet machine).
 
 use std::path::{Path, PathBuf};
@@ -144,6 +145,16 @@ fn main() {
     if let Some(base) = &base {
         println!("  base (B): {base}; this build (A): {exe}");
     }
+    // Flags for the base's search on disk (none by default: an older
+    // build may not know this build's), e.g. the same seen-set budget.
+    let base_extra: Vec<String> = std::env::var("DISK_BENCH_BASE_ARGS")
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    if base.is_some() && !base_extra.is_empty() {
+        println!("  the base on disk with: {}", base_extra.join(" "));
+    }
     let mut memories = Vec::new();
     let mut disks = Vec::new();
     let mut bases = Vec::new();
@@ -152,7 +163,7 @@ fn main() {
         disks.push(run(exe, &file, &stage, Some(&dir), &extra));
         let _ = std::fs::remove_dir_all(&dir);
         if let Some(base) = &base {
-            bases.push(run(base, &file, &stage, Some(&dir), &[]));
+            bases.push(run(base, &file, &stage, Some(&dir), &base_extra));
             let _ = std::fs::remove_dir_all(&dir);
         }
     }

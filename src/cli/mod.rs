@@ -96,6 +96,7 @@ pub fn main() -> ExitCode {
     // From the very start, so Ctrl-C stops any phase, reading the input
     // included, even when the shell started us with SIGINT ignored.
     install_ctrl_c_handler();
+    spider_analyzer::explore::memory::give_freed_memory_back();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {

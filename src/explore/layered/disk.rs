@@ -477,6 +477,42 @@ thread_local! {
     static FILE_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
     /// Each thread's buffer for a frontier's block in the files' form.
     static FRONTIER_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    /// Each thread's buffers of blocks flushed, for the next blocks its
+    /// writers fill (a block's buffer grown from nothing for each block
+    /// was a quarter of the search's page faults on disk).
+    static BLOCK_POOL: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Each thread's buffers for [`read_blocks`]: a block packed, unpacked,
+    /// its records decoded, and where each starts.
+    static READ_BUFFERS: std::cell::Cell<ReadBuffers> = std::cell::Cell::new(ReadBuffers::default());
+}
+
+/// Buffers of blocks that a thread keeps for the next: at most this many.
+const POOLED_BLOCKS: usize = 64;
+
+/// A buffer for a block, from the thread's pool.
+fn pooled_block() -> Vec<u8> {
+    BLOCK_POOL
+        .with_borrow_mut(Vec::pop)
+        .unwrap_or_else(|| Vec::with_capacity(BLOCK_BYTES + (BLOCK_BYTES >> 3)))
+}
+
+/// Gives `buf` back to the thread's pool, emptied.
+fn pool_block(mut buf: Vec<u8>) {
+    buf.clear();
+    BLOCK_POOL.with_borrow_mut(|pool| {
+        if pool.len() < POOLED_BLOCKS {
+            pool.push(buf);
+        }
+    });
+}
+
+/// See [`READ_BUFFERS`].
+#[derive(Default)]
+struct ReadBuffers {
+    packed: Vec<u8>,
+    raw: Vec<u8>,
+    decoded: Vec<u8>,
+    found: Vec<(u128, usize, usize)>,
 }
 
 impl<'m> BlockWriter<'m> {
@@ -523,12 +559,13 @@ impl<'m> BlockWriter<'m> {
     /// the bytes without).
     fn push(&mut self, target: u64, fp: u128, record: &[u8]) -> Result<(), CheckpointError> {
         let key = (target, part_of(fp) as u16);
-        let (buf, count) = self.open.entry(key).or_default();
+        let (buf, count) = self.open.entry(key).or_insert_with(|| (pooled_block(), 0));
         write_file_record(self.records, record, buf);
         *count += 1;
         if buf.len() >= BLOCK_BYTES {
             let (buf, count) = self.open.remove(&key).expect("just filled");
             self.flush(key, &buf, count)?;
+            pool_block(buf);
         }
         Ok(())
     }
@@ -586,6 +623,7 @@ impl<'m> BlockWriter<'m> {
     fn finish(mut self) -> Result<Option<(String, FileInfo)>, CheckpointError> {
         for (key, (buf, count)) in std::mem::take(&mut self.open) {
             self.flush(key, &buf, count)?;
+            pool_block(buf);
         }
         if self.info.blocks.is_empty() {
             return Ok(None);
@@ -682,53 +720,83 @@ fn read_blocks(
         None => (blocks_path(dir, name), 0),
     };
     let in_memory = memory.and_then(|m| m.get(name));
+    let mut buffers = READ_BUFFERS.take();
+    let result = read_blocks_with(
+        &mut buffers,
+        &path,
+        base,
+        in_memory.as_deref().map(Vec::as_slice),
+        info,
+        layer,
+        part,
+        records,
+        &mut f,
+    );
+    READ_BUFFERS.set(buffers);
+    result
+}
+
+/// [`read_blocks`] with the thread's buffers.
+#[allow(clippy::too_many_arguments)]
+fn read_blocks_with(
+    buffers: &mut ReadBuffers,
+    path: &Path,
+    base: u64,
+    in_memory: Option<&[u8]>,
+    info: &FileInfo,
+    layer: u64,
+    part: usize,
+    records: &dyn Records,
+    f: &mut impl FnMut(u128, &[u8], Option<u128>) -> Result<(), CheckpointError>,
+) -> Result<(), CheckpointError> {
+    let ReadBuffers {
+        packed,
+        raw,
+        // The block's records as the search holds them (depth, packed
+        // state), one after another.
+        decoded,
+        // The block's records: fingerprint, where the record starts in
+        // `decoded`, its length.
+        found,
+    } = buffers;
     let mut file = None;
-    let mut packed = Vec::new();
-    let mut raw = Vec::new();
-    // The block's records as the search holds them (depth, packed state),
-    // one after another.
-    let mut decoded = Vec::new();
-    // The block's records: fingerprint, where the record starts in
-    // `decoded`, its length.
-    let mut found: Vec<(u128, usize, usize)> = Vec::new();
     for block in &info.blocks {
         if block.target != layer || block.part as usize != part {
             continue;
         }
-        let packed: &[u8] = match &in_memory {
+        let packed: &[u8] = match in_memory {
             Some(data) => data
                 .get(block.offset as usize..(block.offset + u64::from(block.len)) as usize)
-                .ok_or_else(|| damaged(&path, "a block past the end"))?,
+                .ok_or_else(|| damaged(path, "a block past the end"))?,
             None => {
                 use std::io::Seek;
                 let file = match &mut file {
                     Some(file) => file,
-                    None => file.insert(fs::File::open(&path).map_err(io_error(&path))?),
+                    None => file.insert(fs::File::open(path).map_err(io_error(path))?),
                 };
                 file.seek(std::io::SeekFrom::Start(base + block.offset))
-                    .map_err(io_error(&path))?;
+                    .map_err(io_error(path))?;
                 packed.resize(block.len as usize, 0);
-                file.read_exact(&mut packed).map_err(io_error(&path))?;
-                &packed
+                file.read_exact(packed).map_err(io_error(path))?;
+                packed
             }
         };
-        decompress_block(Codec::Zstd, packed, block.raw as usize, &mut raw)
-            .map_err(io_error(&path))?;
+        decompress_block(Codec::Zstd, packed, block.raw as usize, raw).map_err(io_error(path))?;
         let mut at = 0;
         decoded.clear();
         found.clear();
         while at < raw.len() {
             let start = decoded.len();
-            at += read_file_record(records, &raw[at..], &mut decoded)
-                .ok_or_else(|| damaged(&path, "a record out of shape"))?;
+            at += read_file_record(records, &raw[at..], decoded)
+                .ok_or_else(|| damaged(path, "a record out of shape"))?;
             let fp = records.fingerprint_of(&decoded[start + 2..]);
             if part_of(fp) != part {
-                return Err(damaged(&path, "a record of another part"));
+                return Err(damaged(path, "a record of another part"));
             }
             found.push((fp, start, decoded.len() - start));
         }
         if found.len() != block.count as usize {
-            return Err(damaged(&path, "a block of the wrong length"));
+            return Err(damaged(path, "a block of the wrong length"));
         }
         for (i, &(fp, at, len)) in found.iter().enumerate() {
             let ahead = found.get(i + READ_AHEAD).map(|r| r.0);
@@ -2139,6 +2207,7 @@ where
                 old_before = current.step;
                 stats.seen_dropped += 1;
             }
+            crate::explore::memory::trim_freed_memory();
             let snapshot = |stats: &LayeredStats, here: &LayerStats| {
                 let mut s = stats.clone();
                 s.add_counts(here);
