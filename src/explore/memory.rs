@@ -197,7 +197,9 @@ mod tests {
     fn resident() -> u64 {
         let statm = std::fs::read_to_string("/proc/self/statm").expect("/proc/self/statm");
         let pages: u64 = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
-        pages * 4096
+        // SAFETY: `sysconf` reads a constant of the system.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        pages * page as u64
     }
 
     #[test]
