@@ -2564,13 +2564,15 @@ fn compact_runs(
 /// [`DiskOptions::seen_memory`]): every input state not in `seen` is looked up
 /// in those rounds' runs, in bulk (the candidates sorted, each run read
 /// once and decoded only where a candidate falls). Returns the ones found,
-/// and the most bytes held besides them while looking them up. Then `seen` and the set returned together hold every input
-/// state that the whole seen set holds, and the pass that follows, which
-/// takes a state of either for a duplicate, keeps the same records as a
-/// search with the whole set in memory: the counts do not change. The
-/// states found are not added to `seen`: they are in the layer's runs
-/// already, and a later round that meets them again finds them there, so
-/// `seen` grows by each round's new states alone.
+/// and the most bytes held besides them while looking them up. Then `seen`
+/// and the set returned together hold every input state that the whole
+/// seen set holds, and the pass that follows, which takes a state of
+/// either for a duplicate, keeps the same records as a search with the
+/// whole set in memory: the counts do not change. The states found are not
+/// added to `seen`: they are in the layer's runs already, and a later
+/// round that meets them again finds them there, so `seen` grows by each
+/// round's new states alone. (Before any drop the set returned is empty,
+/// and a look-up in it returns at once.)
 fn page_in(
     dir: &Path,
     memory: Option<&MemFiles>,
