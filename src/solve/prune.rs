@@ -1284,6 +1284,63 @@ mod tests {
         );
     }
 
+    /// The room test's answers kept by the settled start
+    /// (`room::Memory::answers`) are those of a search: on the first
+    /// positions of `r1-g5015`'s last stage, from its last row dealt at
+    /// once (breadth-first, as the exhaustive search meets them), each
+    /// tested in turn on one thread, many tests are answered from what the
+    /// thread kept, and every verdict is the one of the test made alone
+    /// with nothing remembered.
+    #[test]
+    fn the_room_tests_answers_kept_are_those_of_a_search() {
+        let path = format!(
+            "{}/benches/ladder/r1-g5015.yaml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let deal = crate::deal::load(path.as_ref()).unwrap();
+        let game = Game::new(&deal).unwrap();
+        let dealt = game.apply(game.start(), Move::Deal).position;
+        assert_eq!(game.rows_left(&dealt), 0);
+        let mut positions = vec![dealt.clone()];
+        let mut seen = std::collections::HashSet::from([dealt]);
+        let (mut next, mut moves) = (0, Vec::new());
+        while next < positions.len() && positions.len() < 4_000 {
+            moves.clear();
+            game.moves(&positions[next], &mut moves);
+            for &mv in &moves {
+                let child = game.apply(&positions[next], mv).position;
+                if seen.insert(child.clone()) {
+                    positions.push(child);
+                }
+            }
+            next += 1;
+        }
+        room::forget();
+        let verdicts: Vec<_> = positions
+            .iter()
+            .map(|position| dead_end_with(&game, position, RoomRule::MakeWay))
+            .collect();
+        let given = room::answers_given();
+        let lost = verdicts.iter().filter(|verdict| verdict.is_some()).count();
+        eprintln!(
+            "{} positions, {lost} lost, {given} answered from what was kept",
+            positions.len()
+        );
+        assert!(
+            given >= 500,
+            "only {given} tests answered from what was kept"
+        );
+        assert!(lost >= 500 && lost + 500 <= positions.len(), "{lost} lost");
+        for (position, verdict) in positions.iter().zip(&verdicts) {
+            room::forget();
+            assert_eq!(
+                dead_end_with(&game, position, RoomRule::MakeWay),
+                *verdict,
+                "alone:\n{position}"
+            );
+        }
+    }
+
     /// The deal rule of the first relaxation ([`Reductions::deals_fill`]):
     /// a card dealt onto a pile the relaxed game emptied is that pile's
     /// card, which must leave again. Random playouts of numbered deals

@@ -121,7 +121,9 @@
 //!
 //! The order in which the other leaves are tried only decides how soon a
 //! relaxed win is found; the states a test remembers from the ones before
-//! it on the same thread ([`MEMORY`]) change how fast, never what it proves.
+//! it on the same thread ([`MEMORY`]), and the answers of the tests made
+//! before from the same settled start (`Memory::answers`), change how
+//! fast, never what it proves.
 
 use crate::cards::{Card, KING, RANK_OF};
 use crate::deal::{DECK_CARDS, PILES};
@@ -310,6 +312,32 @@ fn decide(
     known: Option<&FoldSet<u128>>,
 ) -> Option<NoRoom> {
     let empty_at_start = state.empty;
+    // A test asked again gives the answer it gave (see `Memory::answers`),
+    // but not where it reads learned losses: the store grows between the
+    // exhaustive search's steps, and with it what a test can prove.
+    //
+    // The searches below start from the settled state, as they would
+    // from `state`: settling is their first step, and `state` itself is
+    // never met again (a leave only shortens a prefix).
+    let mut state = state;
+    state.settle(piles, prefixes, effort.make_way);
+    let learning = known.is_some();
+    let quick_key = quick_start_key(piles, prefixes, &state, empty_at_start, effort);
+    if !learning
+        && let Some(&(key, answer)) = memory.answers.get(&quick_key)
+        && key == start_key(piles, &state, empty_at_start, effort)
+    {
+        let lost = Answer::read(answer);
+        memory.last_lost = lost.is_some();
+        memory.answers_given += 1;
+        return lost.map(|(most_turned_up, a_pile_empties)| NoRoom {
+            face_down: piles.down.iter().sum(),
+            most_turned_up,
+            a_pile_empties,
+            make_way: effort.make_way,
+        });
+    }
+    let states_before = memory.states;
     // The search that trusts no remembered loss decides (see `MEMORY`).
     let plain = |memory: &mut Memory| {
         let mut plain = Search::new(false, prefixes, memory, empty_at_start, effort, known);
@@ -345,6 +373,16 @@ fn decide(
         quick_then_plain(memory)
     };
     memory.last_lost = lost.is_some();
+    // Answers that took few states are found again nearly as fast as they
+    // are looked up in a large map, and would crowd the others out.
+    let spent = memory.states.wrapping_sub(states_before);
+    if !learning && spent >= ANSWERS_SMALLEST {
+        if memory.answers.len() >= ANSWERS_KEPT {
+            memory.answers.clear();
+        }
+        let key = start_key(piles, &state, empty_at_start, effort);
+        memory.answers.insert(quick_key, (key, Answer::write(lost)));
+    }
     lost.map(|(most_turned_up, a_pile_empties)| NoRoom {
         face_down: piles.down.iter().sum(),
         most_turned_up,
@@ -506,6 +544,7 @@ impl State {
     /// Makes the leaves that need no choice (see the module's argument)
     /// until there are none: a card on a card one rank higher, the last
     /// card of a prefix, and a card of a rank with places to spare.
+    #[inline(always)]
     fn settle(&mut self, piles: &Piles, prefixes: &Prefixes, make_way: bool) {
         // With the make-way rule, a card of a rank with places to spare
         // leaves at once only with two to spare (see the module's argument).
@@ -639,6 +678,100 @@ pub(super) const fn mix128(x: u128) -> u128 {
     ((b as u128) << 64) | a as u128
 }
 
+/// The exact key of a test's start, settled (`state`; `empty_at_start`
+/// counts the piles empty before settling): its answer depends on
+/// nothing else (see [`Memory::answers`]). A chain of [`mix128`] over,
+/// pile by pile in order, the pile's face-down count and prefix length,
+/// then its prefix's cards sixteen at a time, then the moved cards (the
+/// sum of their [`CARD_HASH`]), the runs removed, the piles empty before
+/// settling and the effort: a strong 128-bit key, as the exhaustive
+/// search's own (docs/analyze.md), since an answer found by it is
+/// trusted.
+fn start_key(piles: &Piles, state: &State, empty_at_start: i16, effort: Effort) -> [u64; 2] {
+    let mut key = START_SALT;
+    for pile in 0..PILES {
+        let len = state.prefix[pile] as usize;
+        key = mix128(key ^ (u128::from(piles.down[pile] as u16) << 16 | len as u128));
+        // Sixteen cards at a time, the last chunk padded with zeros (the
+        // length, just hashed, tells the padding from cards).
+        let cards = &piles.cards[piles.start[pile]..piles.start[pile] + len];
+        for chunk in cards.chunks(16) {
+            let mut bytes = [0; 16];
+            bytes[..chunk.len()].copy_from_slice(chunk);
+            key = mix128(key ^ u128::from_le_bytes(bytes));
+        }
+    }
+    let removed = u128::from(u32::from_le_bytes(state.removed));
+    let counts = removed << 64
+        | u128::from(empty_at_start as u16) << 48
+        | u128::from(effort.emptied_enough as u16) << 32
+        | u128::from(effort.budget);
+    let key = mix128(mix128(key ^ state.moved_hash) ^ counts);
+    [key as u64, (key >> 64) as u64]
+}
+
+/// The fewest relaxed states a test must have cost for its answer to be
+/// kept ([`Memory::answers`]). Where most tests are cheap, keeping them
+/// all costs more than it saves: `r1-g5004`'s proof (3,112,948
+/// positions, 38 states a test) took 4 % more time keeping the answers of
+/// 16 states or more than keeping none, and the same time at 64; on the
+/// first 2 M positions of `r1-g5016`, 9.8 s keeping none, 3.1 s at 16 and
+/// 3.5 s at 64 (one thread, side by side with the build before).
+const ANSWERS_SMALLEST: u32 = 64;
+
+/// A cheap key of the same start, to find its answer by: the prefixes'
+/// hashes (one multiply a card, computed once a test), each turned by its
+/// pile's place, the moved cards, the runs removed, the piles empty
+/// before settling and the budget, folded to 64 bits. Two starts may
+/// share it; the answer found is taken only when the strong key
+/// ([`start_key`]) is the one kept with it.
+fn quick_start_key(
+    piles: &Piles,
+    prefixes: &Prefixes,
+    state: &State,
+    empty_at_start: i16,
+    effort: Effort,
+) -> u64 {
+    let mut key = state.moved_hash
+        ^ u128::from(u32::from_le_bytes(state.removed)) << 64
+        ^ u128::from(empty_at_start as u16) << 32
+        ^ u128::from(effort.budget);
+    for pile in 0..PILES {
+        let hash = prefixes.hash[piles.start[pile] + pile + state.prefix[pile] as usize];
+        key = key.wrapping_add(hash.rotate_left(13 * pile as u32 + 1));
+    }
+    let folded = (key >> 64) as u64 ^ key as u64;
+    mix(folded)
+}
+
+/// The salt of [`start_key`].
+const START_SALT: u128 = 0x243f_6a88_85a3_08d3_1319_8a2e_0370_7344;
+
+/// How many answers a thread keeps ([`Memory::answers`]) before it starts
+/// again: a test costs hundreds of relaxed states, a look-up one cache
+/// miss, so many are kept (7/8 of 2^18, the most a map of 2^18 slots of
+/// 33 bytes holds: 8.6 MB a thread). Measured on the first 2 M positions
+/// of `r1-g5015`, keeping the answers of 16 states or more: 16.3 s with
+/// 2^16 kept, 11.0 s with 2^18, 10.9 s with 2^22, 39.5 s with none.
+const ANSWERS_KEPT: usize = (1 << 18) / 8 * 7;
+
+/// A test's answer in [`Memory::answers`]: 0 for no loss proved, else
+/// one more than the most face-down cards turned up, times two, plus
+/// whether a pile empties.
+struct Answer;
+
+impl Answer {
+    fn write(lost: Option<(usize, bool)>) -> u16 {
+        lost.map_or(0, |(most_turned_up, a_pile_empties)| {
+            (most_turned_up as u16 + 1) << 1 | u16::from(a_pile_empties)
+        })
+    }
+
+    fn read(answer: u16) -> Option<(usize, bool)> {
+        (answer != 0).then(|| (usize::from(answer >> 1) - 1, answer & 1 == 1))
+    }
+}
+
 /// How many relaxed states of each kind (won, lost) a thread remembers
 /// before it starts again. Few: the tests that share states are the ones
 /// made one after the other, and a small set stays in the processor's
@@ -671,6 +804,35 @@ struct Memory {
     seen: FoldSet<u128>,
     /// The rule of the states remembered ([`Effort::make_way`]).
     make_way: bool,
+    /// The answers of the tests this thread made, by the key of their
+    /// start once settled ([`start_key`]), as [`Answer`]s. A test's answer
+    /// is the one the search that remembers nothing gives (see
+    /// [`MEMORY`]), and that search starts by settling the state it is
+    /// given (the leaves made without a choice depend on the state alone),
+    /// then goes on from the settled state by what the key holds alone:
+    /// each pile's prefix cards in pile order (which cards may leave, the
+    /// places they give, the order the leaves are tried in, pile by pile),
+    /// the face-down cards (what a line turns up), the moved cards and the
+    /// runs removed (the room counts and the removals), the piles empty
+    /// before settling (the give-up at emptied piles and whether a pile
+    /// empties) and the effort (the budget and the give-up). So a start met
+    /// again, from another position (positions that differ only in where
+    /// a run lies on a card one rank higher settle alike; on the first
+    /// 578,025 positions of `r1-g5015`, 48 % of the tests that proved a
+    /// loss and 47 % of the others met a start met before, and took 46 %
+    /// of the relaxed states), gets the same answer without a search, and
+    /// the verdicts, and the exhaustive search's counts, are those of the
+    /// searches. It is found by a cheap key ([`quick_start_key`]) and
+    /// taken only when the strong 128-bit key kept with it is the start's
+    /// ([`start_key`]): two starts share one with odds of the same order as
+    /// two positions share a key in the exhaustive search
+    /// (docs/analyze.md).
+    answers: FoldMap<u64, ([u64; 2], u16)>,
+    /// How many tests were answered from [`Memory::answers`].
+    answers_given: u64,
+    /// The relaxed states this thread's searches visited, counted on (it
+    /// wraps), to tell what a test cost.
+    states: u32,
     /// The learned keys ([`Search::learned_key`]) of the states the
     /// running search proved lost, when it learns.
     learning: Vec<u128>,
@@ -680,6 +842,9 @@ struct Memory {
 /// makes three set operations a state, and its keys are already strong
 /// hashes or short ([`State::key`]).
 type FoldSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<FoldHasher>>;
+
+/// A map by such keys.
+type FoldMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FoldHasher>>;
 
 #[derive(Default)]
 struct FoldHasher(u64);
@@ -883,6 +1048,13 @@ pub fn forget() {
     MEMORY.with_borrow_mut(|memory| *memory = Memory::default());
 }
 
+/// How many tests on this thread were answered by an answer kept
+/// ([`Memory::answers`]) since it last forgot (for tests).
+#[cfg(test)]
+pub fn answers_given() -> u64 {
+    MEMORY.with_borrow(|memory| memory.answers_given)
+}
+
 /// The depth-first search of the relaxed game.
 struct Search<'a> {
     /// What the thread remembers, and the states visited.
@@ -936,6 +1108,7 @@ impl<'a> Search<'a> {
             return false;
         }
         self.budget -= 1;
+        self.memory.states = self.memory.states.wrapping_add(1);
         // A state this search has visited was searched in full without a
         // relaxed win (a win ends the search), and what it turns up was
         // counted then. The state as it came is looked up first: settling
