@@ -1285,12 +1285,14 @@ mod tests {
     }
 
     /// The room test's answers kept by the settled start
-    /// (`room::Memory::answers`) are those of a search: on the first
+    /// (`room::ANSWERS`) are those of a search: on the first
     /// positions of `r1-g5015`'s last stage, from its last row dealt at
     /// once (breadth-first, as the exhaustive search meets them), each
-    /// tested in turn on one thread, many tests are answered from what the
-    /// thread kept, and every verdict is the one of the test made alone
-    /// with nothing remembered.
+    /// tested in turn on one thread, many tests are answered from what was
+    /// kept, and every verdict is the one of the test made alone with
+    /// nothing remembered; and so are the verdicts of the same positions
+    /// tested again on two threads at once, each taking every other
+    /// position, sharing what is kept.
     #[test]
     fn the_room_tests_answers_kept_are_those_of_a_search() {
         let path = format!(
@@ -1315,7 +1317,7 @@ mod tests {
             }
             next += 1;
         }
-        room::forget();
+        room::forget_all();
         let verdicts: Vec<_> = positions
             .iter()
             .map(|position| dead_end_with(&game, position, RoomRule::MakeWay))
@@ -1331,6 +1333,31 @@ mod tests {
             "only {given} tests answered from what was kept"
         );
         assert!(lost >= 500 && lost + 500 <= positions.len(), "{lost} lost");
+        room::forget_all();
+        let shared: Vec<Vec<_>> = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..2)
+                .map(|half| {
+                    let (game, positions) = (&game, &positions);
+                    scope.spawn(move || {
+                        let mine = positions.iter().skip(half).step_by(2);
+                        mine.map(|position| dead_end_with(game, position, RoomRule::MakeWay))
+                            .collect()
+                    })
+                })
+                .collect();
+            threads
+                .into_iter()
+                .map(|thread| thread.join().unwrap())
+                .collect()
+        });
+        for (index, verdict) in verdicts.iter().enumerate() {
+            assert_eq!(
+                shared[index % 2][index / 2],
+                *verdict,
+                "on two threads:\n{}",
+                positions[index]
+            );
+        }
         for (position, verdict) in positions.iter().zip(&verdicts) {
             room::forget();
             assert_eq!(

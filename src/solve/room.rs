@@ -122,8 +122,8 @@
 //! The order in which the other leaves are tried only decides how soon a
 //! relaxed win is found; the states a test remembers from the ones before
 //! it on the same thread ([`MEMORY`]), and the answers of the tests made
-//! before from the same settled start (`Memory::answers`), change how
-//! fast, never what it proves.
+//! before from the same settled start ([`ANSWERS`]), change how fast,
+//! never what it proves.
 
 use crate::cards::{Card, KING, RANK_OF};
 use crate::deal::{DECK_CARDS, PILES};
@@ -312,7 +312,7 @@ fn decide(
     known: Option<&FoldSet<u128>>,
 ) -> Option<NoRoom> {
     let empty_at_start = state.empty;
-    // A test asked again gives the answer it gave (see `Memory::answers`),
+    // A test asked again gives the answer it gave (see [`ANSWERS`]),
     // but not where it reads learned losses: the store grows between the
     // exhaustive search's steps, and with it what a test can prove.
     //
@@ -323,8 +323,10 @@ fn decide(
     state.settle(piles, prefixes, effort.make_way);
     let learning = known.is_some();
     let quick_key = quick_start_key(piles, prefixes, &state, empty_at_start, effort);
+    #[cfg(test)]
+    let learning = learning || memory.alone;
     if !learning
-        && let Some(&(key, answer)) = memory.answers.get(&quick_key)
+        && let Some((key, answer)) = ANSWERS.get(quick_key)
         && key == start_key(piles, &state, empty_at_start, effort)
     {
         let lost = Answer::read(answer);
@@ -377,11 +379,8 @@ fn decide(
     // are looked up in a large map, and would crowd the others out.
     let spent = memory.states.wrapping_sub(states_before);
     if !learning && spent >= ANSWERS_SMALLEST {
-        if memory.answers.len() >= ANSWERS_KEPT {
-            memory.answers.clear();
-        }
         let key = start_key(piles, &state, empty_at_start, effort);
-        memory.answers.insert(quick_key, (key, Answer::write(lost)));
+        ANSWERS.put(quick_key, key, Answer::write(lost));
     }
     lost.map(|(most_turned_up, a_pile_empties)| NoRoom {
         face_down: piles.down.iter().sum(),
@@ -680,11 +679,11 @@ pub(super) const fn mix128(x: u128) -> u128 {
 
 /// The exact key of a test's start, settled (`state`; `empty_at_start`
 /// counts the piles empty before settling): its answer depends on
-/// nothing else (see [`Memory::answers`]). A chain of [`mix128`] over,
+/// nothing else (see [`ANSWERS`]). A chain of [`mix128`] over,
 /// pile by pile in order, the pile's face-down count and prefix length,
 /// then its prefix's cards sixteen at a time, then the moved cards (the
 /// sum of their [`CARD_HASH`]), the runs removed, the piles empty before
-/// settling and the effort: a strong 128-bit key, as the exhaustive
+/// settling, the effort and the rule: a strong 128-bit key, as the exhaustive
 /// search's own (docs/analyze.md), since an answer found by it is
 /// trusted.
 fn start_key(piles: &Piles, state: &State, empty_at_start: i16, effort: Effort) -> [u64; 2] {
@@ -703,6 +702,7 @@ fn start_key(piles: &Piles, state: &State, empty_at_start: i16, effort: Effort) 
     }
     let removed = u128::from(u32::from_le_bytes(state.removed));
     let counts = removed << 64
+        | u128::from(effort.make_way) << 63
         | u128::from(empty_at_start as u16) << 48
         | u128::from(effort.emptied_enough as u16) << 32
         | u128::from(effort.budget);
@@ -711,10 +711,10 @@ fn start_key(piles: &Piles, state: &State, empty_at_start: i16, effort: Effort) 
 }
 
 /// The fewest relaxed states a test must have cost for its answer to be
-/// kept ([`Memory::answers`]). Where most tests are cheap, keeping them
-/// all costs more than it saves: `r1-g5004`'s proof (3,112,948
-/// positions, 38 states a test) took 4 % more time keeping the answers of
-/// 16 states or more than keeping none, and the same time at 64; on the
+/// kept ([`ANSWERS`]). Where most tests are cheap, keeping them all
+/// costs more than it saves: `r1-g5004`'s proof (3,112,948 positions)
+/// took 4 % more time keeping the answers of 16 states or more than
+/// keeping none, and the same time at 64; on the
 /// first 2 M positions of `r1-g5016`, 9.8 s keeping none, 3.1 s at 16 and
 /// 3.5 s at 64 (one thread, side by side with the build before).
 const ANSWERS_SMALLEST: u32 = 64;
@@ -735,6 +735,7 @@ fn quick_start_key(
     let mut key = state.moved_hash
         ^ u128::from(u32::from_le_bytes(state.removed)) << 64
         ^ u128::from(empty_at_start as u16) << 32
+        ^ u128::from(effort.make_way) << 31
         ^ u128::from(effort.budget);
     for pile in 0..PILES {
         let hash = prefixes.hash[piles.start[pile] + pile + state.prefix[pile] as usize];
@@ -747,15 +748,100 @@ fn quick_start_key(
 /// The salt of [`start_key`].
 const START_SALT: u128 = 0x243f_6a88_85a3_08d3_1319_8a2e_0370_7344;
 
-/// How many answers a thread keeps ([`Memory::answers`]) before it starts
-/// again: a test costs hundreds of relaxed states, a look-up one cache
-/// miss, so many are kept (7/8 of 2^18, the most a map of 2^18 slots of
-/// 33 bytes holds: 8.6 MB a thread). Measured on the first 2 M positions
-/// of `r1-g5015`, keeping the answers of 16 states or more: 16.3 s with
-/// 2^16 kept, 11.0 s with 2^18, 10.9 s with 2^22, 39.5 s with none.
+/// How many answers the process keeps ([`ANSWERS`]), a shard starting
+/// again when it holds its share: a test costs hundreds of relaxed
+/// states, a look-up one cache miss, so many are kept (7/8 of 2^18, the
+/// most that maps of 2^18 slots of 33 bytes in all hold: 8.6 MB).
+/// Measured on the first 2 M positions of `r1-g5015` with one map a
+/// thread, keeping the answers of 16 states or more: 16.3 s with 2^16
+/// kept, 11.0 s with 2^18, 10.9 s with 2^22, 39.5 s with none.
 const ANSWERS_KEPT: usize = (1 << 18) / 8 * 7;
 
-/// A test's answer in [`Memory::answers`]: 0 for no loss proved, else
+/// The answers of the room tests made in this process, on any thread
+/// and for any position, by the key of their start once settled
+/// ([`start_key`]), as [`Answer`]s.
+///
+/// # Why an answer kept is the answer
+///
+/// A test's answer is the one the search that remembers nothing gives
+/// (see [`MEMORY`]), and that search starts by settling the state it is
+/// given (the leaves made without a choice depend on the state alone),
+/// then goes on from the settled state by what the key holds alone: each
+/// pile's prefix cards in pile order (which cards may leave, the places
+/// they give, the order the leaves are tried in, pile by pile), the
+/// face-down cards (what a line turns up), the moved cards and the runs
+/// removed (the room counts and the removals), the piles empty before
+/// settling (the give-up at emptied piles and whether a pile empties),
+/// and the effort and the rule (the budget, the give-up, the make-way
+/// rule). So a start met again, from another position or on another
+/// thread (positions that differ only in where a run lies on a card one
+/// rank higher settle alike; on the first 578,025 positions of
+/// `r1-g5015`, 48 % of the tests that proved a loss and 47 % of the
+/// others met a start met before, and took 46 % of the relaxed states),
+/// gets the same answer without a search, and the verdicts, and the
+/// exhaustive search's counts, are those of the searches, whatever the
+/// threads and their order. An answer is found by a cheap key
+/// ([`quick_start_key`]) and taken only when the strong 128-bit key kept
+/// with it is the start's ([`start_key`]): two starts share one with odds
+/// of the same order as two positions share a key in the exhaustive
+/// search (docs/analyze.md). A test that reads learned losses keeps and
+/// takes no answer: the store of them grows between the exhaustive
+/// search's steps, and with it what a test can prove.
+static ANSWERS: std::sync::LazyLock<Answers> = std::sync::LazyLock::new(Answers::default);
+
+/// The shards of [`ANSWERS`], each a map locked on its own (by the cheap
+/// key's top bits), cleared when full.
+struct Answers {
+    shards: Vec<std::sync::Mutex<Shard>>,
+}
+
+/// A shard of [`Answers`]: by the cheap key, the strong key and the answer.
+type Shard = FoldMap<u64, ([u64; 2], u16)>;
+
+/// The shards of [`Answers`]: enough that two threads rarely wait.
+const ANSWER_SHARDS: usize = 64;
+
+impl Default for Answers {
+    fn default() -> Answers {
+        Answers {
+            shards: (0..ANSWER_SHARDS).map(|_| Default::default()).collect(),
+        }
+    }
+}
+
+impl Answers {
+    fn shard(&self, quick: u64) -> std::sync::MutexGuard<'_, Shard> {
+        // A map is never left half changed (an insert or a clear), so one
+        // poisoned by a panic elsewhere is still sound.
+        let shard = &self.shards[(quick >> 58) as usize % ANSWER_SHARDS];
+        shard
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The strong key and the answer kept under the cheap key `quick`.
+    fn get(&self, quick: u64) -> Option<([u64; 2], u16)> {
+        self.shard(quick).get(&quick).copied()
+    }
+
+    /// Keeps `answer` for the start of strong key `key`.
+    fn put(&self, quick: u64, key: [u64; 2], answer: u16) {
+        let mut shard = self.shard(quick);
+        if shard.len() >= ANSWERS_KEPT / ANSWER_SHARDS {
+            shard.clear();
+        }
+        shard.insert(quick, (key, answer));
+    }
+
+    #[cfg(test)]
+    fn clear(&self) {
+        for shard in 0..ANSWER_SHARDS {
+            self.shard((shard as u64) << 58).clear();
+        }
+    }
+}
+
+/// A test's answer in [`ANSWERS`]: 0 for no loss proved, else
 /// one more than the most face-down cards turned up, times two, plus
 /// whether a pile empties.
 struct Answer;
@@ -804,31 +890,12 @@ struct Memory {
     seen: FoldSet<u128>,
     /// The rule of the states remembered ([`Effort::make_way`]).
     make_way: bool,
-    /// The answers of the tests this thread made, by the key of their
-    /// start once settled ([`start_key`]), as [`Answer`]s. A test's answer
-    /// is the one the search that remembers nothing gives (see
-    /// [`MEMORY`]), and that search starts by settling the state it is
-    /// given (the leaves made without a choice depend on the state alone),
-    /// then goes on from the settled state by what the key holds alone:
-    /// each pile's prefix cards in pile order (which cards may leave, the
-    /// places they give, the order the leaves are tried in, pile by pile),
-    /// the face-down cards (what a line turns up), the moved cards and the
-    /// runs removed (the room counts and the removals), the piles empty
-    /// before settling (the give-up at emptied piles and whether a pile
-    /// empties) and the effort (the budget and the give-up). So a start met
-    /// again, from another position (positions that differ only in where
-    /// a run lies on a card one rank higher settle alike; on the first
-    /// 578,025 positions of `r1-g5015`, 48 % of the tests that proved a
-    /// loss and 47 % of the others met a start met before, and took 46 %
-    /// of the relaxed states), gets the same answer without a search, and
-    /// the verdicts, and the exhaustive search's counts, are those of the
-    /// searches. It is found by a cheap key ([`quick_start_key`]) and
-    /// taken only when the strong 128-bit key kept with it is the start's
-    /// ([`start_key`]): two starts share one with odds of the same order as
-    /// two positions share a key in the exhaustive search
-    /// (docs/analyze.md).
-    answers: FoldMap<u64, ([u64; 2], u16)>,
-    /// How many tests were answered from [`Memory::answers`].
+    /// Whether this thread's tests leave [`ANSWERS`] alone: set by
+    /// [`forget`], so that a test can check a verdict made with nothing
+    /// remembered.
+    #[cfg(test)]
+    alone: bool,
+    /// How many of this thread's tests were answered from [`ANSWERS`].
     answers_given: u64,
     /// The relaxed states this thread's searches visited, counted on (it
     /// wraps), to tell what a test cost.
@@ -1042,14 +1109,29 @@ thread_local! {
     static MEMORY: std::cell::RefCell<Memory> = std::cell::RefCell::new(Memory::default());
 }
 
-/// Forgets the states this thread remembers (for tests).
+/// Forgets the states this thread remembers, and leaves the answers
+/// kept ([`ANSWERS`]) alone from then on (for tests: a test made after it
+/// is made with nothing remembered).
 #[cfg(test)]
 pub fn forget() {
+    MEMORY.with_borrow_mut(|memory| {
+        *memory = Memory {
+            alone: true,
+            ..Memory::default()
+        }
+    });
+}
+
+/// Forgets the states this thread remembers and every answer kept, and
+/// keeps and takes answers on this thread from then on (for tests).
+#[cfg(test)]
+pub fn forget_all() {
+    ANSWERS.clear();
     MEMORY.with_borrow_mut(|memory| *memory = Memory::default());
 }
 
 /// How many tests on this thread were answered by an answer kept
-/// ([`Memory::answers`]) since it last forgot (for tests).
+/// ([`ANSWERS`]) since it last forgot (for tests).
 #[cfg(test)]
 pub fn answers_given() -> u64 {
     MEMORY.with_borrow(|memory| memory.answers_given)
