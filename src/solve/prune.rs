@@ -1058,9 +1058,14 @@ mod tests {
     /// The positions reachable from `game`'s start without reductions,
     /// breadth-first: all of them, or the first `cap` or so.
     fn reachable(game: &Game, cap: usize) -> Vec<Position> {
+        reachable_from(game, game.start(), cap)
+    }
+
+    /// [`reachable`] from `start`.
+    fn reachable_from(game: &Game, start: &Position, cap: usize) -> Vec<Position> {
         let mut seen = std::collections::HashSet::new();
-        let mut positions = vec![game.start().clone()];
-        seen.insert(game.start().clone());
+        let mut positions = vec![start.clone()];
+        seen.insert(start.clone());
         let mut moves = Vec::new();
         let mut next = 0;
         while next < positions.len() {
@@ -1303,20 +1308,7 @@ mod tests {
         let game = Game::new(&deal).unwrap();
         let dealt = game.apply(game.start(), Move::Deal).position;
         assert_eq!(game.rows_left(&dealt), 0);
-        let mut positions = vec![dealt.clone()];
-        let mut seen = std::collections::HashSet::from([dealt]);
-        let (mut next, mut moves) = (0, Vec::new());
-        while next < positions.len() && positions.len() < 4_000 {
-            moves.clear();
-            game.moves(&positions[next], &mut moves);
-            for &mv in &moves {
-                let child = game.apply(&positions[next], mv).position;
-                if seen.insert(child.clone()) {
-                    positions.push(child);
-                }
-            }
-            next += 1;
-        }
+        let positions = reachable_from(&game, &dealt, 4_000);
         room::forget_all();
         let verdicts: Vec<_> = positions
             .iter()

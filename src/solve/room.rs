@@ -321,25 +321,15 @@ fn decide(
     // never met again (a leave only shortens a prefix).
     let mut state = state;
     state.settle(piles, prefixes, effort.make_way);
-    let learning = known.is_some();
-    let quick_key = quick_start_key(piles, prefixes, &state, empty_at_start, effort);
+    let shares = known.is_none();
     #[cfg(test)]
-    let learning = learning || memory.alone;
-    if !learning
-        && let Some((key, answer)) = ANSWERS.get(quick_key)
-        && key == start_key(piles, &state, empty_at_start, effort)
-    {
-        let lost = Answer::read(answer);
-        memory.last_lost = lost.is_some();
-        memory.answers_given += 1;
-        return lost.map(|(most_turned_up, a_pile_empties)| NoRoom {
-            face_down: piles.down.iter().sum(),
-            most_turned_up,
-            a_pile_empties,
-            make_way: effort.make_way,
-        });
-    }
-    let states_before = memory.states;
+    let shares = shares && !memory.alone;
+    let quick_key =
+        shares.then(|| quick_start_key(piles, prefixes, &state, empty_at_start, effort));
+    let kept = quick_key
+        .and_then(|quick| ANSWERS.get(quick))
+        .filter(|&(key, _)| key == start_key(piles, &state, empty_at_start, effort))
+        .map(|(_, answer)| Answer::read(answer));
     // The search that trusts no remembered loss decides (see `MEMORY`).
     let plain = |memory: &mut Memory| {
         let mut plain = Search::new(false, prefixes, memory, empty_at_start, effort, known);
@@ -369,19 +359,32 @@ fn decide(
     // plain search after a loss. (On the first 3 M positions of `r1-g5004`,
     // where 95 % of the tests prove a loss: 22 % less time, the same
     // verdicts; docs/proofs.md.)
-    let lost = if memory.last_lost {
-        plain(memory)
-    } else {
-        quick_then_plain(memory)
+    let lost = match kept {
+        Some(lost) => {
+            memory.answers_given += 1;
+            lost
+        }
+        None => {
+            let states_before = memory.states;
+            let lost = if memory.last_lost {
+                plain(memory)
+            } else {
+                quick_then_plain(memory)
+            };
+            // Answers that took few states are found again nearly as fast
+            // as they are looked up in a large map, and would crowd the
+            // others out.
+            let spent = memory.states.wrapping_sub(states_before);
+            if let Some(quick) = quick_key
+                && spent >= ANSWERS_SMALLEST
+            {
+                let key = start_key(piles, &state, empty_at_start, effort);
+                ANSWERS.put(quick, key, Answer::write(lost));
+            }
+            lost
+        }
     };
     memory.last_lost = lost.is_some();
-    // Answers that took few states are found again nearly as fast as they
-    // are looked up in a large map, and would crowd the others out.
-    let spent = memory.states.wrapping_sub(states_before);
-    if !learning && spent >= ANSWERS_SMALLEST {
-        let key = start_key(piles, &state, empty_at_start, effort);
-        ANSWERS.put(quick_key, key, Answer::write(lost));
-    }
     lost.map(|(most_turned_up, a_pile_empties)| NoRoom {
         face_down: piles.down.iter().sum(),
         most_turned_up,
@@ -835,8 +838,11 @@ impl Answers {
 
     #[cfg(test)]
     fn clear(&self) {
-        for shard in 0..ANSWER_SHARDS {
-            self.shard((shard as u64) << 58).clear();
+        for shard in &self.shards {
+            shard
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .clear();
         }
     }
 }
