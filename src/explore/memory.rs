@@ -209,18 +209,24 @@ mod tests {
         // A block of 2 MiB freed: without the setting, glibc would now
         // take blocks of that size from its heap.
         drop(std::hint::black_box(vec![1u8; 2 << 20]));
-        let blocks: Vec<Vec<u8>> = (0..40).map(|i| vec![i as u8 + 1; 2 << 20]).collect();
-        let keep = std::hint::black_box(vec![7u8; 4096]);
-        let full = resident();
-        drop(std::hint::black_box(blocks));
-        let after = resident();
-        // 80 MiB freed below a live block; other tests of this process may
-        // allocate meanwhile, so ask for most of it, not all.
-        assert!(
-            full.saturating_sub(after) >= 60 << 20,
-            "resident {full} bytes with the blocks, {after} after freeing them"
-        );
-        assert_eq!(keep[0], 7);
+        // 80 MiB freed below a live block. The other tests of this process
+        // allocate meanwhile and move the resident size, so most of it is
+        // asked for, in one of three tries: without the setting no try
+        // gives it back (the blocks stay in the heap, below `keep`).
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            let blocks: Vec<Vec<u8>> = (0..40).map(|i| vec![i as u8 + 1; 2 << 20]).collect();
+            let keep = std::hint::black_box(vec![7u8; 4096]);
+            let full = resident();
+            drop(std::hint::black_box(blocks));
+            let after = resident();
+            assert_eq!(keep[0], 7);
+            if full.saturating_sub(after) >= 60 << 20 {
+                return;
+            }
+            seen.push((full, after));
+        }
+        panic!("resident bytes with the blocks and after freeing them, in each try: {seen:?}");
     }
 
     #[test]
