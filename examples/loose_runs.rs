@@ -133,15 +133,27 @@ fn normalize(game: &Game, rule: Rule, position: &mut Position) -> usize {
 /// The depth-first search from `start`: `Some((won, positions))` when it
 /// ends within `cap` positions.
 fn search(game: &Game, rule: Rule, start: &Position, cap: usize) -> Option<(bool, usize)> {
+    search_reaching(game, rule, start, cap).0
+}
+
+/// [`search`], and the fewest face-down cards of any position it examined.
+fn search_reaching(
+    game: &Game,
+    rule: Rule,
+    start: &Position,
+    cap: usize,
+) -> (Option<(bool, usize)>, usize) {
     let mut start = start.clone();
     normalize(game, rule, &mut start);
     let mut seen = AHashSet::new();
     seen.insert(game.key(&start));
+    let mut fewest = start.face_down_total();
     let mut stack = vec![start];
     let mut moves = Vec::new();
     while let Some(position) = stack.pop() {
+        fewest = fewest.min(position.face_down_total());
         if position.is_won() {
-            return Some((true, seen.len()));
+            return (Some((true, seen.len())), fewest);
         }
         moves.clear();
         game.moves(&position, &mut moves);
@@ -153,10 +165,10 @@ fn search(game: &Game, rule: Rule, start: &Position, cap: usize) -> Option<(bool
             }
         }
         if seen.len() >= cap {
-            return None;
+            return (None, fewest);
         }
     }
-    Some((false, seen.len()))
+    (Some((false, seen.len())), fewest)
 }
 
 fn dealt_out(game: &Game) -> Position {
@@ -302,10 +314,12 @@ fn main() {
             } else {
                 game.start().clone()
             };
-            match search(&game, rule(4), &start, number(3) as usize) {
-                Some((won, positions)) => println!("{positions} positions, won: {won}"),
-                None => println!("stopped at {} positions", number(3)),
+            let (end, fewest) = search_reaching(&game, rule(4), &start, number(3) as usize);
+            match end {
+                Some((won, positions)) => print!("{positions} positions, won: {won}"),
+                None => print!("stopped at {} positions", number(3)),
             }
+            println!(", fewest face-down cards reached: {fewest}");
         }
         "layer" => layer(&game(2), rule(4), number(3) as usize),
         "line" => {

@@ -915,3 +915,107 @@ fn the_first_empty_pile_keeps_the_verdicts_of_random_positions() {
         "the plain search decides only {plain_lost}"
     );
 }
+
+/// A rule that was measured and not built (docs/proofs.md, *What is not
+/// proved yet*; `examples/loose_runs.rs`): a search that, after each move,
+/// puts a loose run lying on a card it does not follow back onto a card in
+/// view that it follows (7♠ from 8♥ onto 8♠) examines 50 to 100 times
+/// fewer positions on the ladder's last stages, and loses wins.
+/// `tests/data/loose-runs/trap.yaml` is won (the default analysis wins it,
+/// the line replayed), and every setting of the reductions agrees that it
+/// is not lost; the way on takes 7♠ off the 8♠ it follows, onto 8♥,
+/// then 6♦ onto it, which frees 10♣ for 9♠ 8♠ and turns Q♥ up. The plain
+/// search turns that card up within three moves; a search through only
+/// the positions such a rule leaves (no loose run on a card it does not
+/// follow with one it follows in view) turns no card up at all.
+#[test]
+fn a_loose_run_put_back_loses_a_win() {
+    let path = format!(
+        "{}/tests/data/loose-runs/trap.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let deal = spider_analyzer::deal::files::load(path.as_ref()).unwrap();
+    let analysis = analyze(&deal, &Limits::default(), &AtomicBool::new(false)).unwrap();
+    assert_eq!(analysis.verdict, Verdict::Winnable);
+    let (verdict, _) = agree(&deal, Some(true), "the loose-run trap", 200_000);
+    assert_ne!(verdict, Some(Verdict::Unwinnable));
+
+    let game = Game::new(&deal).unwrap();
+    // Whether a run on top lies on a card one rank higher that it does not
+    // follow in suit while a card it follows is on top of another pile.
+    let put_back = |position: &spider_analyzer::game::Position| {
+        (0..10).any(|from| {
+            let run = position.run_length(from);
+            let (Some(lowest), Some(below)) = (
+                position.card_from_top(from, run.max(1) - 1),
+                position.card_from_top(from, run),
+            ) else {
+                return false;
+            };
+            below.rank() == lowest.rank() + 1
+                && (0..10).any(|to| {
+                    to != from
+                        && position.card_from_top(to, 0).is_some_and(|top| {
+                            top.rank() == below.rank() && top.suit() == lowest.suit()
+                        })
+                })
+        })
+    };
+    // Breadth first, to the depth given; the fewest face-down cards met.
+    let fewest = |depth: usize, only_left_alone: bool| {
+        let start = game.start().clone();
+        let mut seen = std::collections::HashSet::from([game.key(&start)]);
+        let (mut layer, mut fewest) = (vec![start], usize::MAX);
+        let mut moves = Vec::new();
+        for _ in 0..depth {
+            let mut next_layer = Vec::new();
+            for position in &layer {
+                fewest = fewest.min(position.face_down_total());
+                moves.clear();
+                game.moves(position, &mut moves);
+                for &mv in &moves {
+                    let next = game.apply(position, mv).position;
+                    if only_left_alone && put_back(&next) {
+                        continue;
+                    }
+                    if seen.insert(game.key(&next)) {
+                        next_layer.push(next);
+                    }
+                }
+            }
+            layer = next_layer;
+        }
+        for position in &layer {
+            fewest = fewest.min(position.face_down_total());
+        }
+        (fewest, seen.len())
+    };
+    let down = game.start().face_down_total();
+    assert_eq!(fewest(3, false).0, down - 1, "the plain search turns Q♥ up");
+    let (left_alone, examined) = fewest(12, true);
+    assert_eq!(left_alone, down, "no card turns up");
+    assert!(examined <= 10, "{examined} positions");
+    let line = [
+        Move::Shift {
+            from: 1,
+            to: 0,
+            count: 1,
+        },
+        Move::Shift {
+            from: 2,
+            to: 0,
+            count: 1,
+        },
+        Move::Shift {
+            from: 1,
+            to: 2,
+            count: 2,
+        },
+    ];
+    let mut position = game.start().clone();
+    for mv in line {
+        assert_eq!(game.check(&position, mv), Ok(()));
+        position = game.apply(&position, mv).position;
+    }
+    assert_eq!(position.face_down_count(1), 0, "Q♥ turned up on pile 2");
+}
