@@ -113,11 +113,19 @@
 //! A moved card only ever lifts the rule, and the rule's condition reads
 //! the same room sum with one `s_(r-1)` lowered by one. The first two
 //! kinds change that sum as they change the plain one (not at all, or by
-//! one with `e` one more). The third lowers `s_r` by one for good, which
-//! could make a later leave of a card of rank `r + 1` fall short where
-//! `s_r` was 1; so with the rule it is made only when `s_r` exceeds the
-//! cards of rank `r` still in prefixes other than it by two, and `s_r`
-//! then stays at 1 or more on every line.
+//! one with `e` one more). The third lowers `s_r` by one until the line
+//! from the state before makes that leave, which matters only to a leave
+//! of a card `c` of rank `r + 1` and suit `t` with no moved copy of the
+//! card of rank `r` and suit `t` (else the rule lets `c` go), asking for
+//! a spare pile where `s_r <= 0`. It never asks more: from the third
+//! leave on, `s_r` is at least the cards of rank `r` still in prefixes
+//! (it was at least them, the leaving card among them, before; a leave of
+//! a card of rank `r` lowers their count by one and `s_r` by one at most,
+//! any other leave and every removal lowers neither), and one copy of
+//! that card of rank `r` is in a prefix: it has not moved, and both
+//! copies cannot be removed, for each run of suit `t` removed takes a
+//! copy of `c`'s card and `c` is still in play. So `s_r >= 1` there, and
+//! the third leave needs the same margin with the rule as without it.
 //!
 //! The order in which the other leaves are tried only decides how soon a
 //! relaxed win is found; the states a test remembers from the ones before
@@ -224,50 +232,7 @@ pub fn no_room_learning(
     effort: Effort,
     learned: Option<&Learned>,
 ) -> Option<NoRoom> {
-    let mut state = State {
-        prefix: [0; PILES],
-        removed: [0; 4],
-        moved: [0; 52],
-        moved_hash: 0,
-        places: [0; 15],
-        empty: 0,
-        short: 0,
-        left: [0; 15],
-        turned_up: 0,
-        cards: 0,
-    };
-    let mut prefixes = Prefixes {
-        hash: [0; DECK_CARDS + PILES],
-        top: [0; DECK_CARDS + PILES],
-        strong: [0; DECK_CARDS + PILES],
-    };
-    for pile in 0..PILES {
-        let cards = &piles.cards[piles.start[pile]..piles.start[pile] + piles.len[pile]];
-        let at = piles.start[pile] + pile;
-        for (k, &card) in cards.iter().enumerate() {
-            let rank = RANK_OF[card as usize];
-            state.left[rank as usize] += 1;
-            prefixes.hash[at + k + 1] =
-                (prefixes.hash[at + k] ^ (u128::from(card) + 1)).wrapping_mul(PREFIX_PRIME);
-            if learned.is_some() {
-                prefixes.strong[at + k + 1] =
-                    mix128(prefixes.strong[at + k] ^ CARD_HASH[card as usize]);
-            }
-            // The last card of a prefix, or a card on a card one rank
-            // higher, leaves whatever the counts (see `State::settle`).
-            let free = k == 0 || RANK_OF[cards[k - 1] as usize] == rank + 1;
-            prefixes.top[at + k + 1] = rank | if free { FREE } else { 0 };
-        }
-        state.prefix[pile] = cards.len() as u8;
-        state.cards += cards.len() as i16;
-        state.turned_up += piles.turned_up(pile, cards.len()) as i16;
-        match piles.top(pile, cards.len()) {
-            // A prefix top of rank `r` is a place for rank `r - 1`.
-            Some(card) => state.places[card.rank() as usize - 1] += 1,
-            None => state.empty += 1,
-        }
-    }
-    state.short = (1..=13).map(|r| state.short_at(r)).sum();
+    let (state, prefixes) = start(piles, learned.is_some());
     // A store learned under another rule is not read (see `Learned`).
     let learned = learned.filter(|learned| learned.make_way == effort.make_way);
     let known = learned.map(Learned::read);
@@ -297,6 +262,57 @@ pub fn no_room_learning(
         };
         decide_and_learn(&mut memory)
     }
+}
+
+/// The relaxed game's first state for `piles` (every card in its prefix),
+/// and the prefixes' hashes and tops; `strong`: with the strong hashes the
+/// learned keys need.
+fn start(piles: &Piles, strong: bool) -> (State, Prefixes) {
+    let mut state = State {
+        prefix: [0; PILES],
+        removed: [0; 4],
+        moved: [0; 52],
+        moved_hash: 0,
+        places: [0; 15],
+        empty: 0,
+        short: 0,
+        left: [0; 15],
+        turned_up: 0,
+        cards: 0,
+    };
+    let mut prefixes = Prefixes {
+        hash: [0; DECK_CARDS + PILES],
+        top: [0; DECK_CARDS + PILES],
+        strong: [0; DECK_CARDS + PILES],
+    };
+    for pile in 0..PILES {
+        let cards = &piles.cards[piles.start[pile]..piles.start[pile] + piles.len[pile]];
+        let at = piles.start[pile] + pile;
+        for (k, &card) in cards.iter().enumerate() {
+            let rank = RANK_OF[card as usize];
+            state.left[rank as usize] += 1;
+            prefixes.hash[at + k + 1] =
+                (prefixes.hash[at + k] ^ (u128::from(card) + 1)).wrapping_mul(PREFIX_PRIME);
+            if strong {
+                prefixes.strong[at + k + 1] =
+                    mix128(prefixes.strong[at + k] ^ CARD_HASH[card as usize]);
+            }
+            // The last card of a prefix, or a card on a card one rank
+            // higher, leaves whatever the counts (see `State::settle`).
+            let free = k == 0 || RANK_OF[cards[k - 1] as usize] == rank + 1;
+            prefixes.top[at + k + 1] = rank | if free { FREE } else { 0 };
+        }
+        state.prefix[pile] = cards.len() as u8;
+        state.cards += cards.len() as i16;
+        state.turned_up += piles.turned_up(pile, cards.len()) as i16;
+        match piles.top(pile, cards.len()) {
+            // A prefix top of rank `r` is a place for rank `r - 1`.
+            Some(card) => state.places[card.rank() as usize - 1] += 1,
+            None => state.empty += 1,
+        }
+    }
+    state.short = (1..=13).map(|r| state.short_at(r)).sum();
+    (state, prefixes)
 }
 
 /// [`no_room`] from the start's state, with `memory` and the relaxed
@@ -548,9 +564,6 @@ impl State {
     /// card of a prefix, and a card of a rank with places to spare.
     #[inline(always)]
     fn settle(&mut self, piles: &Piles, prefixes: &Prefixes, make_way: bool) {
-        // With the make-way rule, a card of a rank with places to spare
-        // leaves at once only with two to spare (see the module's argument).
-        let spare_needed = i16::from(make_way);
         loop {
             let mut changed = false;
             for pile in 0..PILES {
@@ -559,8 +572,7 @@ impl State {
                     let rank = (top & !FREE) as usize;
                     // No prefix left, or a top card that must wait for room.
                     if rank == 0
-                        || (top & FREE == 0
-                            && !(rank < 13 && self.slack(rank) >= self.left[rank] + spare_needed))
+                        || (top & FREE == 0 && !(rank < 13 && self.slack(rank) >= self.left[rank]))
                     {
                         break;
                     }
@@ -1394,5 +1406,41 @@ impl<'a> Search<'a> {
             }
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The third leave made at once (see the module's argument): a card
+    /// of rank `r` with `s_r` at the cards of rank `r` in prefixes, it
+    /// among them, leaves without branching, with the make-way rule as
+    /// without it. Here 5 of suit 1 lies on a 2, one 6 is in view and no
+    /// other 5 is in a prefix: `s_5 = 1`, one place to spare.
+    #[test]
+    fn a_card_with_a_place_to_spare_leaves_at_once_with_the_make_way_rule() {
+        let two = 2 * 13 + 1;
+        let five = 13 + 4;
+        let six = 5;
+        let cards = [two, five, six];
+        let mut start_of = [3; PILES];
+        let mut len = [0; PILES];
+        (start_of[0], len[0]) = (0, 2);
+        (start_of[1], len[1]) = (2, 1);
+        let piles = Piles {
+            cards: &cards,
+            start: start_of,
+            len,
+            down: [0; PILES],
+        };
+        for make_way in [false, true] {
+            let (mut state, prefixes) = start(&piles, false);
+            assert_eq!(state.slack(5), 1);
+            assert_eq!(state.left[5], 1);
+            state.settle(&piles, &prefixes, make_way);
+            assert_eq!(state.prefix[..2], [0, 0], "make_way: {make_way}");
+            assert_eq!(state.moved[five as usize], 1);
+        }
     }
 }
