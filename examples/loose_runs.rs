@@ -22,13 +22,26 @@
 //!   with the stock empty of `r1-g5006`'s winning line that it decides). It
 //!   is kept to show that the checks below can catch a rule that loses
 //!   wins.
+//! - `lazy`: nothing normalized; at a position with the stock empty where
+//!   a loose run could join a card it follows (the first such move, as
+//!   `join` makes them), the search goes on from the joined position and
+//!   from the successors of the moves the joined position does not
+//!   match: a move is matched when its twin from the joined position (the
+//!   same move, with the run's cards moved from or counted in the pile it
+//!   joined) reaches the same position or that position with the run
+//!   joined again, both played to check it. What is left out is always
+//!   reached, up to where the run lies, from the joined position; that a
+//!   search so cut still finds every win is not proved either (a chain of
+//!   such positions defers to one another), so it measures what a
+//!   version of `join` that keeps every move the joined position cannot
+//!   match could save.
 //!
 //! Each normalizing move is legal and can be undone, so a normalized
 //! position reaches the position it was made from: a win the normalized
 //! search finds is a real one. The converse, that every win is still
 //! found, is what `any` breaks and what `join` has no proof of yet
 //! (docs/proofs.md, *What is not proved yet*), so neither is in the
-//! solver. The modes (`RULE` is one of the three):
+//! solver. The modes (`RULE` is one of the four):
 //!
 //! ```text
 //! cargo run --release --example loose_runs -- count FILE CAP RULE [deal]
@@ -61,12 +74,13 @@ enum Rule {
     None,
     Join,
     Any,
+    Lazy,
 }
 
 /// Applies `rule`'s moves to `position` until none is left (at most 40);
 /// returns how many were made.
 fn normalize(game: &Game, rule: Rule, position: &mut Position) -> usize {
-    if rule == Rule::None {
+    if rule == Rule::None || rule == Rule::Lazy {
         return 0;
     }
     let mut made = 0;
@@ -107,7 +121,7 @@ fn normalize(game: &Game, rule: Rule, position: &mut Position) -> usize {
                 let better = match rule {
                     Rule::Join => follows && lies == 1 && game.rows_left(position) == 0,
                     Rule::Any => score > lies || (score == lies && to < from),
-                    Rule::None => false,
+                    Rule::None | Rule::Lazy => false,
                 };
                 if better && best.is_none_or(|(s, t)| score > s || (score == s && to < t)) {
                     best = Some((score, to));
@@ -130,6 +144,126 @@ fn normalize(game: &Game, rule: Rule, position: &mut Position) -> usize {
     made
 }
 
+/// The first join of `position` (as `join` makes them): the loose run on
+/// top of pile `a`, on a card it does not follow, and the pile `b` whose
+/// top card it follows, as the move that puts it there.
+fn first_join(game: &Game, position: &Position) -> Option<Move> {
+    if game.rows_left(position) > 0 {
+        return None;
+    }
+    for from in 0..10 {
+        let run = position.run_length(from);
+        let (Some(lowest), Some(below)) = (
+            position.card_from_top(from, run.max(1) - 1),
+            position.card_from_top(from, run),
+        ) else {
+            continue;
+        };
+        if run == 0 || below.rank() != lowest.rank() + 1 {
+            continue;
+        }
+        for to in (0..10).filter(|&to| to != from) {
+            let Some(top) = position.card_from_top(to, 0) else {
+                continue;
+            };
+            if top.rank() == lowest.rank() + 1
+                && top.suit() == lowest.suit()
+                && position.run_length(to) + run < 13
+            {
+                return Some(Move::Shift {
+                    from: from as u8,
+                    to: to as u8,
+                    count: run as u8,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// The successors the search goes on from. For `lazy`, at a position with
+/// a join (see [`first_join`]): the joined position, and the successors of
+/// the moves the joined position does not match, a move it matches being
+/// one whose twin from the joined position (the same move, with the loose
+/// run's cards counted in or moved from the pile it joined) reaches the
+/// same position or that position with the run joined again; each match
+/// is checked by playing both. For the other rules: every move's result,
+/// normalized.
+fn successors(game: &Game, rule: Rule, position: &Position, out: &mut Vec<Position>) {
+    out.clear();
+    let mut moves = Vec::new();
+    game.moves(position, &mut moves);
+    let join = if rule == Rule::Lazy {
+        first_join(game, position)
+    } else {
+        None
+    };
+    let Some(
+        join @ Move::Shift {
+            from: a,
+            to: b,
+            count: run,
+        },
+    ) = join
+    else {
+        for &mv in &moves {
+            let mut next = game.apply(position, mv).position;
+            normalize(game, rule, &mut next);
+            out.push(next);
+        }
+        return;
+    };
+    let joined = game.apply(position, join).position;
+    out.push(joined.clone());
+    for &mv in &moves {
+        if mv == join {
+            continue;
+        }
+        let next = game.apply(position, mv).position;
+        let twin = match mv {
+            Move::Shift { from, to, count } if from == a => {
+                Some(Move::Shift { from: b, to, count })
+            }
+            Move::Shift { from, to, count } if from == b => Some(Move::Shift {
+                from: b,
+                to,
+                count: count + run,
+            }),
+            Move::Shift { to, .. } if to == b => None,
+            Move::Shift { from, count, .. } if mv_to(mv) == a => {
+                Some(Move::Shift { from, to: b, count })
+            }
+            other => Some(other),
+        };
+        let matched = twin.is_some_and(|twin| {
+            if game.check(&joined, twin).is_err() {
+                return false;
+            }
+            let reached = game.key(&game.apply(&joined, twin).position);
+            if reached == game.key(&next) {
+                return true;
+            }
+            let again = Move::Shift {
+                from: a,
+                to: b,
+                count: next.run_length(a as usize) as u8,
+            };
+            game.check(&next, again).is_ok()
+                && game.key(&game.apply(&next, again).position) == reached
+        });
+        if !matched {
+            out.push(next);
+        }
+    }
+}
+
+fn mv_to(mv: Move) -> u8 {
+    match mv {
+        Move::Shift { to, .. } => to,
+        _ => u8::MAX,
+    }
+}
+
 /// The depth-first search from `start`: `Some((won, positions))` when it
 /// ends within `cap` positions.
 fn search(game: &Game, rule: Rule, start: &Position, cap: usize) -> Option<(bool, usize)> {
@@ -149,17 +283,14 @@ fn search_reaching(
     seen.insert(game.key(&start));
     let mut fewest = start.face_down_total();
     let mut stack = vec![start];
-    let mut moves = Vec::new();
+    let mut found = Vec::new();
     while let Some(position) = stack.pop() {
         fewest = fewest.min(position.face_down_total());
         if position.is_won() {
             return (Some((true, seen.len())), fewest);
         }
-        moves.clear();
-        game.moves(&position, &mut moves);
-        for &mv in &moves {
-            let mut next = game.apply(&position, mv).position;
-            normalize(game, rule, &mut next);
+        successors(game, rule, &position, &mut found);
+        for next in found.drain(..) {
             if seen.insert(game.key(&next)) {
                 stack.push(next);
             }
@@ -187,13 +318,10 @@ fn layer(game: &Game, rule: Rule, cap: usize) {
     let (mut seen, mut exits) = (AHashSet::new(), AHashSet::new());
     seen.insert(game.key(&start));
     let mut stack = vec![start];
-    let mut moves = Vec::new();
+    let mut found = Vec::new();
     while let Some(position) = stack.pop() {
-        moves.clear();
-        game.moves(&position, &mut moves);
-        for &mv in &moves {
-            let mut next = game.apply(&position, mv).position;
-            normalize(game, rule, &mut next);
+        successors(game, rule, &position, &mut found);
+        for next in found.drain(..) {
             if layer(&next) != here {
                 exits.insert(game.key(&next));
             } else if seen.insert(game.key(&next)) {
@@ -300,7 +428,8 @@ fn main() {
         "none" => Rule::None,
         "join" => Rule::Join,
         "any" => Rule::Any,
-        other => fail(&format!("no rule {other}: none, join or any")),
+        "lazy" => Rule::Lazy,
+        other => fail(&format!("no rule {other}: none, join, any or lazy")),
     };
     let game = |at: usize| {
         let deal = load(Path::new(arg(at))).unwrap_or_else(|e| fail(&e.to_string()));
