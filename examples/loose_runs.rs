@@ -153,13 +153,16 @@ fn first_join(game: &Game, position: &Position) -> Option<Move> {
     }
     for from in 0..10 {
         let run = position.run_length(from);
+        if run == 0 {
+            continue;
+        }
         let (Some(lowest), Some(below)) = (
-            position.card_from_top(from, run.max(1) - 1),
+            position.card_from_top(from, run - 1),
             position.card_from_top(from, run),
         ) else {
             continue;
         };
-        if run == 0 || below.rank() != lowest.rank() + 1 {
+        if below.rank() != lowest.rank() + 1 {
             continue;
         }
         for to in (0..10).filter(|&to| to != from) {
@@ -230,9 +233,7 @@ fn successors(game: &Game, rule: Rule, position: &Position, out: &mut Vec<Positi
                 count: count + run,
             }),
             Move::Shift { to, .. } if to == b => None,
-            Move::Shift { from, count, .. } if mv_to(mv) == a => {
-                Some(Move::Shift { from, to: b, count })
-            }
+            Move::Shift { from, to, count } if to == a => Some(Move::Shift { from, to: b, count }),
             other => Some(other),
         };
         let matched = twin.is_some_and(|twin| {
@@ -254,13 +255,6 @@ fn successors(game: &Game, rule: Rule, position: &Position, out: &mut Vec<Positi
         if !matched {
             out.push(next);
         }
-    }
-}
-
-fn mv_to(mv: Move) -> u8 {
-    match mv {
-        Move::Shift { to, .. } => to,
-        _ => u8::MAX,
     }
 }
 

@@ -600,17 +600,7 @@ fn dead_end_trying(
             cards[pile] = slot.known()?.index();
         }
     }
-    let mut table = Table {
-        cards: [0; DECK_CARDS],
-        start: [0; PILES],
-        down: [0; PILES],
-        remaining: [0; PILES],
-        exposed: Exposed::default(),
-        slotted: Slots::default(),
-        stock,
-        dealt: 0,
-        deals_fill: false,
-    };
+    let mut table = Table::unlaid(stock);
     let mut n = 0;
     for pile in 0..PILES {
         table.start[pile] = n;
@@ -807,7 +797,23 @@ struct Table<'a> {
     deals_fill: bool,
 }
 
-impl Table<'_> {
+impl<'a> Table<'a> {
+    /// A table with no card laid out yet, nothing exposed or held, and
+    /// `stock` still to deal (without the deal rule).
+    fn unlaid(stock: &'a [[u8; PILES]]) -> Table<'a> {
+        Table {
+            cards: [0; DECK_CARDS],
+            start: [0; PILES],
+            down: [0; PILES],
+            remaining: [0; PILES],
+            exposed: Exposed::default(),
+            slotted: Slots::default(),
+            stock,
+            dealt: 0,
+            deals_fill: false,
+        }
+    }
+
     /// Applies rules 1 to 3 until nothing changes: every card that may
     /// leave leaves (which only exposes cards and frees piles, so it never
     /// stands in the way of anything).
@@ -1055,17 +1061,7 @@ mod tests {
             row[pile] = card(12, suit);
         }
         let stock = [row];
-        let mut table = Table {
-            cards: [0; DECK_CARDS],
-            start: [0; PILES],
-            down: [0; PILES],
-            remaining: [0; PILES],
-            exposed: Exposed::default(),
-            slotted: Slots::default(),
-            stock: &stock,
-            dealt: 0,
-            deals_fill: false,
-        };
+        let mut table = Table::unlaid(&stock);
         let mut n = 0;
         for (pile, cards) in piles.iter().enumerate() {
             table.start[pile] = n;
