@@ -184,6 +184,11 @@ pub struct ProofProgress {
     /// On disk: the times the current layer's seen sets passed their
     /// budget and were dropped (`--disk-seen-memory`), in this run.
     pub seen_dropped: u64,
+    /// The cap of a capped pass of the schedule that stopped at it (`None`
+    /// for a pass still running, decided, or stopped by a limit): such a
+    /// pass does not go on, so its estimate is of what was left when it
+    /// gave up, not a time to wait.
+    pub cap: Option<u64>,
 }
 
 impl ProofProgress {
@@ -208,14 +213,28 @@ impl std::fmt::Display for ProofProgress {
         use crate::text::{amount, count, duration};
         write!(
             f,
-            "examined {} positions ({:.1} % dead ends); about {} more to go, about {} at {} positions/s (the estimate grows as the search goes); {} done",
+            "examined {} positions ({:.1} % dead ends); ",
             amount(self.positions),
             100.0 * self.dead_share(),
-            amount(self.estimate_left),
-            duration(self.seconds_left()),
-            amount(self.rate as u64),
-            count(self.layers_finished as u64, "layer"),
         )?;
+        match self.cap {
+            // A capped pass stopped for good: what it left, not a wait.
+            Some(cap) => write!(
+                f,
+                "stopped past its cap of {} positions with about {} more to go (the estimate grows as the search goes); {} done",
+                amount(cap),
+                amount(self.estimate_left),
+                count(self.layers_finished as u64, "layer"),
+            )?,
+            None => write!(
+                f,
+                "about {} more to go, about {} at {} positions/s (the estimate grows as the search goes); {} done",
+                amount(self.estimate_left),
+                duration(self.seconds_left()),
+                amount(self.rate as u64),
+                count(self.layers_finished as u64, "layer"),
+            )?,
+        }
         if let Some(layer) = self.layer {
             write!(
                 f,

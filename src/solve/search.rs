@@ -551,6 +551,9 @@ impl<'a> Search<'a> {
                     && left.is_none_or(|left| cap.is_some_and(|cap| cap <= left))
                 {
                     self.capped = true;
+                    if let Some(proof) = self.proof.as_mut() {
+                        proof.cap = cap;
+                    }
                     return Outcome::Stopped;
                 }
                 self.stopped = Some(match reason {
@@ -1182,6 +1185,7 @@ fn proof_progress(stats: &crate::explore::layered::LayeredStats, running: bool) 
         rate,
         threads: stats.threads,
         seen_dropped: stats.seen_dropped,
+        cap: None,
     }
 }
 

@@ -276,6 +276,40 @@ fn replay_reads_clips_files_too() {
         .stdout(predicate::str::contains("\"rows_left\": 4"));
 }
 
+/// When the budget runs out in a guided pass after a capped exhaustive
+/// pass, the proof reported is the capped pass's, which gave up at its cap
+/// of 150,000 positions: the report says so, and gives no time to wait
+/// (that pass does not go on; its estimate was a few seconds on a
+/// position estimated at 10^12 by longer runs).
+#[test]
+fn a_capped_pass_is_reported_as_stopped_at_its_cap() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ladder/r1-g5016.yaml");
+    let args = [
+        "analyze",
+        file,
+        "-j",
+        "1",
+        "--max-positions",
+        "800000",
+        "--time-limit",
+        "0",
+    ];
+    spider()
+        .args(args)
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains(
+            "(34.9 % dead ends); stopped past its cap of 150 thousand positions with about 279 thousand more to go",
+        ))
+        .stdout(predicate::str::contains(" positions/s (the estimate").not());
+    let out = spider().args(args).arg("--json").output().unwrap().stdout;
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let proof = &json["analysis"]["proof"];
+    assert_eq!(proof["capped_at"], 150_000, "{proof}");
+    assert_eq!(proof["positions"], 191_648, "{proof}");
+    assert_eq!(proof["dead_ends"], 66_922, "{proof}");
+}
+
 /// A stuck player's position (ladder corpus) whose proof a limit stops:
 /// the report says how far the proof got. Stage 0 (before the last deal)
 /// is one layer of 3 positions; the limit stops the search in the first
@@ -326,6 +360,10 @@ fn an_undecided_proof_says_how_far_it_got() {
     assert!(proof["queued"].as_u64().unwrap() > 0, "{proof}");
     assert!(proof["estimate_left"].as_u64().unwrap() > 0, "{proof}");
     assert_eq!(proof["threads"], 1, "-j limits the search of the deal too");
+    assert!(
+        proof["capped_at"].is_null(),
+        "the pass stopped at the limit"
+    );
 }
 
 /// `-j N` gives the deal's own search N threads, not only the completions.
