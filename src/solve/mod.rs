@@ -221,20 +221,23 @@ impl std::fmt::Display for ProofProgress {
             // A capped pass stopped for good: what it left, not a wait.
             Some(cap) => write!(
                 f,
-                "stopped past its cap of {} positions with about {} more to go (the estimate grows as the search goes); {} done",
+                "stopped past its cap of {} positions with about {} more to go",
                 amount(cap),
                 amount(self.estimate_left),
-                count(self.layers_finished as u64, "layer"),
             )?,
             None => write!(
                 f,
-                "about {} more to go, about {} at {} positions/s (the estimate grows as the search goes); {} done",
+                "about {} more to go, about {} at {} positions/s",
                 amount(self.estimate_left),
                 duration(self.seconds_left()),
                 amount(self.rate as u64),
-                count(self.layers_finished as u64, "layer"),
             )?,
         }
+        write!(
+            f,
+            " (the estimate grows as the search goes); {} done",
+            count(self.layers_finished as u64, "layer"),
+        )?;
         if let Some(layer) = self.layer {
             write!(
                 f,

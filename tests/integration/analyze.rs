@@ -280,7 +280,7 @@ fn replay_reads_clips_files_too() {
 /// pass, the proof reported is the capped pass's, which gave up at its cap
 /// of 150,000 positions: the report says so, and gives no time to wait
 /// (that pass does not go on; its estimate was a few seconds on a
-/// position estimated at 10^12 by longer runs).
+/// position that two hours on disk estimate at 10^13 and more).
 #[test]
 fn a_capped_pass_is_reported_as_stopped_at_its_cap() {
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/ladder/r1-g5016.yaml");
