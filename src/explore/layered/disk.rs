@@ -858,6 +858,75 @@ impl Chunk {
     }
 }
 
+/// Records a task reads between two questions to the [`RoundGuard`].
+const GUARD_EVERY: u32 = if cfg!(test) { 16 } else { 4096 };
+
+/// What stops a round part way; its tasks ask between units of work.
+///
+/// Between rounds the search checks its memory estimate against its
+/// limit, and drops a layer's seen sets past their budget; inside a round
+/// the seen sets grow by every new state its tasks read. A layer's first
+/// round reads all its entries at once, and after a large stage these can
+/// outgrow the machine: on `r1-g5016` (one thread, 2026-12-03) the layer
+/// after the one the last row was dealt into had 641 M entry records,
+/// and the process grew about 15 MB a second while it read them, to 15.7
+/// GB resident against an estimate of 4.58 GB (docs/engine.md). So the
+/// guard also counts the memory the search held when the round began and
+/// what the seen sets grew by since, against the memory limit, and asks
+/// the machine's free memory ([`crate::explore::memory::machine_low`]).
+/// A round stopped so is not kept (its parts run again from their inputs
+/// when the search resumes), so the counts stay those of a search never
+/// stopped.
+struct RoundGuard<'a> {
+    /// `None` for a task run as a process of its own, which never stops
+    /// (its launcher reruns a task that fails).
+    limits: Option<&'a Limits>,
+    cancel: Option<&'a AtomicBool>,
+    started: Instant,
+    /// The search's memory estimate when the round began.
+    held: u64,
+    /// Bytes the tasks' seen sets grew by since.
+    grown: AtomicU64,
+}
+
+impl RoundGuard<'_> {
+    /// The guard of a task run as a process of its own: it never stops.
+    fn never() -> RoundGuard<'static> {
+        RoundGuard {
+            limits: None,
+            cancel: None,
+            started: Instant::now(),
+            held: 0,
+            grown: AtomicU64::new(0),
+        }
+    }
+
+    /// Why the round should stop now, if it should.
+    fn stop(&self) -> Option<StopReason> {
+        let limits = self.limits?;
+        if let Some(reason) = out_of_time(limits, self.cancel, self.started) {
+            return Some(reason);
+        }
+        if limits.max_memory.is_some_and(|max| self.memory() >= max) {
+            return Some(StopReason::Memory);
+        }
+        if crate::explore::memory::machine_low() {
+            return Some(StopReason::MachineMemory);
+        }
+        None
+    }
+
+    fn grow(&self, bytes: u64) {
+        self.grown.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    /// The memory held when the round began, and what the seen sets grew
+    /// by since.
+    fn memory(&self) -> u64 {
+        self.held + self.grown.load(Ordering::Relaxed)
+    }
+}
+
 /// The first half of task `part` of `round`: reads and deduplicates its
 /// inputs against `seen` (the part's seen set), and adds the new states to
 /// it; the task's counts so far, the states to expand, in the in-memory
@@ -888,6 +957,7 @@ fn dedup_task(
     hold: Option<u64>,
     budget: u64,
     records: &dyn Records,
+    guard: &RoundGuard,
 ) -> Result<(TaskOut, Frontier, Vec<Run>), CheckpointError> {
     let layer = round.layer;
     let mut out = TaskOut {
@@ -918,8 +988,16 @@ fn dedup_task(
     // 1. The inputs, in the order they were generated: the first record
     // of a state not in `seen` is new (the state is added), the others are
     // duplicates. Its fingerprint goes to its chunk's run, its record to
-    // its shard's states in the frontier, as met.
+    // its shard's states in the frontier, as met. Every few thousand
+    // records the table's growth is counted against the round's guard,
+    // which may stop the task (then the rest of the round is not read).
+    let mut table_bytes = seen.bytes();
+    let mut stopped = false;
+    let mut since_check = 0u32;
     for (k, (name, info)) in round.files.iter().enumerate() {
+        if stopped {
+            break;
+        }
         read_blocks(
             dir,
             memory,
@@ -929,6 +1007,20 @@ fn dedup_task(
             part,
             records,
             |fp, record, ahead| {
+                if stopped {
+                    return Ok(());
+                }
+                since_check += 1;
+                if since_check >= GUARD_EVERY {
+                    since_check = 0;
+                    let now = seen.bytes();
+                    guard.grow(now.saturating_sub(table_bytes));
+                    table_bytes = now;
+                    if guard.stop().is_some() {
+                        stopped = true;
+                        return Ok(());
+                    }
+                }
                 if let Some(ahead) = ahead {
                     seen.prefetch(ahead);
                 }
@@ -946,6 +1038,13 @@ fn dedup_task(
                 Ok(())
             },
         )?;
+    }
+    guard.grow(seen.bytes().saturating_sub(table_bytes));
+    if stopped {
+        // Nothing of the round is kept: the frontier's file goes with its
+        // writer, and the round runs again from its inputs when resumed.
+        out.stopped = true;
+        return Ok((out, Frontier::Memory(Arena::default()), Vec::new()));
     }
     sift(&mut chunk, &mut frontier)?;
     drop(chunk);
@@ -1666,6 +1765,7 @@ where
             None,
             self.disk_budget() / 4,
             self.problem,
+            &RoundGuard::never(),
         )?;
         // Only this part's seen set is at hand.
         let mut known = vec![None; PARTS];
@@ -1875,8 +1975,14 @@ where
                 // Its inputs held in memory are in a pack now.
                 round.files = inputs_of(&manifest, &current);
             }
-            let (limits, cancel) = (&self.limits, self.cancel);
-            let stopping = || out_of_time(limits, cancel, started).is_some();
+            let guard = RoundGuard {
+                limits: Some(&self.limits),
+                cancel: self.cancel,
+                started,
+                held: seen.iter().map(FpTable::bytes).sum::<u64>() + unsaved.bytes(),
+                grown: AtomicU64::new(0),
+            };
+            let stopping = || guard.stop().is_some();
             let mut runs: Vec<Vec<Run>> = Vec::new();
             // Every part's frontier waits for the others' in one process: in
             // memory up to a part's share of a quarter of the budget (held
@@ -1911,7 +2017,9 @@ where
                             .enumerate()
                             .with_max_len(1)
                             .map(|(part, seen)| {
-                                dedup_task(&dir, memory, &round, part, seen, hold, inputs, problem)
+                                dedup_task(
+                                    &dir, memory, &round, part, seen, hold, inputs, problem, &guard,
+                                )
                             })
                             .collect::<Result<Vec<_>, _>>()
                     })?;
@@ -1925,6 +2033,9 @@ where
                     // search stops at most a part past its limit, not a
                     // round.
                     let mut before: u64 = done.iter().map(|d| d.new).sum();
+                    // A part stopped while it read its inputs stops the
+                    // round: the parts not finished before are cut short.
+                    let cut = firsts.iter().any(|(out, _, _)| out.stopped);
                     for (out, frontier, run) in firsts {
                         runs.push(run);
                         if let Some(out) = done.iter().find(|d| d.part == out.part) {
@@ -1932,6 +2043,11 @@ where
                             // read again only to be seen.
                             drop(frontier);
                             outs.push(out.clone());
+                        } else if cut {
+                            outs.push(TaskOut {
+                                stopped: true,
+                                ..out
+                            });
                         } else if room.is_some_and(|room| before >= room) {
                             held_back = true;
                             outs.push(TaskOut {
@@ -2047,7 +2163,9 @@ where
                 }
                 here.positions += kept;
                 manifest.current = Some(current);
-                let reason = match out_of_time(limits, cancel, started) {
+                // The memory the round's seen sets reached counts too.
+                stats.peak_memory_bytes = stats.peak_memory_bytes.max(guard.memory());
+                let reason = match guard.stop() {
                     Some(reason) => reason,
                     None if held_back => StopReason::Positions,
                     None => StopReason::Cancelled,
@@ -3053,6 +3171,7 @@ mod tests {
                     hold,
                     budget,
                     &Walk,
+                    &RoundGuard::never(),
                 )
                 .unwrap();
                 assert_eq!(out.inputs, sent_here.clone().count() as u64, "{what}");
@@ -3320,6 +3439,117 @@ mod tests {
             .run()
             .unwrap();
         assert_eq!(stopped.end, End::Stopped(StopReason::Positions));
+    }
+
+    /// A fan: a chain of `FAN_LAYERS` layers of one state each, every one
+    /// of which also leads to `FAN` states of the last layer, so that the
+    /// last layer's first round reads `FAN_LAYERS * FAN` entries written
+    /// by small rounds.
+    struct Fan;
+    const FAN_LAYERS: u16 = 200;
+    const FAN: u16 = 100;
+    impl crate::explore::Problem for Fan {
+        type State = (u16, u16);
+        type Key = (u16, u16);
+        type Move = u16;
+        fn start(&self) -> (u16, u16) {
+            (0, 0)
+        }
+        fn key(&self, s: &(u16, u16)) -> (u16, u16) {
+            *s
+        }
+        fn successors(&self, &(a, _): &(u16, u16), out: &mut Vec<(u16, (u16, u16))>) {
+            if a < FAN_LAYERS {
+                if a + 1 < FAN_LAYERS {
+                    out.push((FAN, (a + 1, 0)));
+                }
+                out.extend((0..FAN).map(|j| (j, (FAN_LAYERS, a * FAN + j))));
+            }
+        }
+        fn kind(&self, _: &(u16, u16)) -> NodeKind {
+            NodeKind::Inner
+        }
+        fn layer(&self, &(a, _): &(u16, u16)) -> u64 {
+            u64::from(a)
+        }
+    }
+    impl PackedProblem for Fan {
+        fn pack(&self, s: &(u16, u16), out: &mut Vec<u8>) {
+            Walk.pack(s, out)
+        }
+        fn unpack(&self, b: &[u8]) -> (u16, u16) {
+            Walk.unpack(b)
+        }
+    }
+
+    /// A layer's first round whose seen sets outgrow the memory limit stops
+    /// the search inside the round, on its memory limit, where before the
+    /// limit was checked only once the round was over (docs/engine.md):
+    /// the memory reported is at least the limit, the round is not kept,
+    /// and the search resumed without a limit counts what the search in
+    /// memory counts. (Every file on disk, so that the chain holds little.)
+    #[test]
+    fn a_first_round_past_the_memory_limit_stops_inside_it_and_resumes() {
+        let memory = Layered::new(&Fan).stop(Stop::Exhaust).run().unwrap();
+        let last = u64::from(FAN_LAYERS);
+        assert_eq!(memory.stats.positions, last + last * u64::from(FAN));
+        let dir = tempfile::tempdir().unwrap();
+        // The whole search on disk, to measure the memory before and in
+        // layer 1's first round.
+        let whole = Layered::new(&Fan)
+            .stop(Stop::Exhaust)
+            .disk(on_disk(dir.path()), "fan")
+            .disk_memory(0)
+            .run()
+            .unwrap();
+        assert_eq!(figures(&whole.stats), figures(&memory.stats));
+        // The memory before the last layer, and in its first round.
+        let before = Layered::new(&Fan)
+            .stop(Stop::Exhaust)
+            .limits(Limits {
+                max_positions: Some(last),
+                ..Limits::default()
+            })
+            .disk(on_disk(tempfile::tempdir().unwrap().path()), "fan")
+            .disk_memory(0)
+            .run()
+            .unwrap()
+            .stats
+            .peak_memory_bytes;
+        let peak = whole.stats.peak_memory_bytes;
+        assert!(peak > 2 * before, "{before} then {peak}");
+        let dir = tempfile::tempdir().unwrap();
+        // Above all the chain holds; the last layer's seen sets, growing,
+        // pass it.
+        let limit = before + 1;
+        let stopped = Layered::new(&Fan)
+            .stop(Stop::Exhaust)
+            .limits(Limits {
+                max_memory: Some(limit),
+                ..Limits::default()
+            })
+            .disk(on_disk(dir.path()), "fan")
+            .disk_memory(0)
+            .run()
+            .unwrap();
+        assert_eq!(stopped.end, End::Stopped(StopReason::Memory));
+        // The chain done; of the last layer, nothing kept.
+        assert_eq!(stopped.stats.positions, last);
+        assert!(stopped.stats.peak_memory_bytes >= limit);
+        // Stopped in the last layer's first round, not after it.
+        let manifest: DiskManifest =
+            serde_json::from_slice(&fs::read(dir.path().join("disk-manifest.json")).unwrap())
+                .unwrap();
+        let current = manifest.current.expect("stopped inside a layer");
+        assert_eq!((current.layer, current.step), (last, 0));
+        let resumed = Layered::new(&Fan)
+            .stop(Stop::Exhaust)
+            .disk(on_disk(dir.path()), "fan")
+            .disk_memory(0)
+            .run()
+            .unwrap();
+        assert_eq!(resumed.end, End::Exhausted);
+        assert_eq!(figures(&resumed.stats), figures(&memory.stats));
     }
 
     /// A directory written by an earlier disk format is refused, and the
