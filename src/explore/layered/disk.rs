@@ -901,19 +901,32 @@ impl RoundGuard<'_> {
         }
     }
 
-    /// Why the round should stop now, if it should.
+    /// Why the round should stop now, if it should: its time is up, it
+    /// was cancelled, or the machine's memory runs low. (Asked while the
+    /// states are expanded too.)
     fn stop(&self) -> Option<StopReason> {
         let limits = self.limits?;
         if let Some(reason) = out_of_time(limits, self.cancel, self.started) {
             return Some(reason);
         }
-        if limits.max_memory.is_some_and(|max| self.memory() >= max) {
-            return Some(StopReason::Memory);
-        }
         if crate::explore::memory::machine_low() {
             return Some(StopReason::MachineMemory);
         }
         None
+    }
+
+    /// [`RoundGuard::stop`], or the memory limit passed: asked where the
+    /// seen sets grow, while the inputs are read (expanding adds nothing
+    /// to them, and a round read in full is kept rather than stopped: the
+    /// check between rounds stops the search after it).
+    fn stop_reading(&self) -> Option<StopReason> {
+        let limits = self.limits?;
+        self.stop().or_else(|| {
+            limits
+                .max_memory
+                .is_some_and(|max| self.memory() >= max)
+                .then_some(StopReason::Memory)
+        })
     }
 
     fn grow(&self, bytes: u64) {
@@ -1016,7 +1029,7 @@ fn dedup_task(
                     let now = seen.bytes();
                     guard.grow(now.saturating_sub(table_bytes));
                     table_bytes = now;
-                    if guard.stop().is_some() {
+                    if guard.stop_reading().is_some() {
                         stopped = true;
                         return Ok(());
                     }
@@ -2165,7 +2178,7 @@ where
                 manifest.current = Some(current);
                 // The memory the round's seen sets reached counts too.
                 stats.peak_memory_bytes = stats.peak_memory_bytes.max(guard.memory());
-                let reason = match guard.stop() {
+                let reason = match guard.stop_reading() {
                     Some(reason) => reason,
                     None if held_back => StopReason::Positions,
                     None => StopReason::Cancelled,
@@ -3493,45 +3506,36 @@ mod tests {
         let memory = Layered::new(&Fan).stop(Stop::Exhaust).run().unwrap();
         let last = u64::from(FAN_LAYERS);
         assert_eq!(memory.stats.positions, last + last * u64::from(FAN));
-        let dir = tempfile::tempdir().unwrap();
-        // The whole search on disk, to measure the memory before and in
-        // layer 1's first round.
-        let whole = Layered::new(&Fan)
-            .stop(Stop::Exhaust)
-            .disk(on_disk(dir.path()), "fan")
-            .disk_memory(0)
-            .run()
-            .unwrap();
+        let on_disk_with = |dir: &Path, limits: Limits| {
+            Layered::new(&Fan)
+                .stop(Stop::Exhaust)
+                .limits(limits)
+                .disk(on_disk(dir), "fan")
+                .disk_memory(0)
+                .run()
+                .unwrap()
+        };
+        // The memory in the whole search, and before the last layer.
+        let whole = on_disk_with(tempfile::tempdir().unwrap().path(), Limits::default());
         assert_eq!(figures(&whole.stats), figures(&memory.stats));
-        // The memory before the last layer, and in its first round.
-        let before = Layered::new(&Fan)
-            .stop(Stop::Exhaust)
-            .limits(Limits {
-                max_positions: Some(last),
-                ..Limits::default()
-            })
-            .disk(on_disk(tempfile::tempdir().unwrap().path()), "fan")
-            .disk_memory(0)
-            .run()
-            .unwrap()
+        let chain = Limits {
+            max_positions: Some(last),
+            ..Limits::default()
+        };
+        let before = on_disk_with(tempfile::tempdir().unwrap().path(), chain)
             .stats
             .peak_memory_bytes;
         let peak = whole.stats.peak_memory_bytes;
         assert!(peak > 2 * before, "{before} then {peak}");
-        let dir = tempfile::tempdir().unwrap();
         // Above all the chain holds; the last layer's seen sets, growing,
         // pass it.
         let limit = before + 1;
-        let stopped = Layered::new(&Fan)
-            .stop(Stop::Exhaust)
-            .limits(Limits {
-                max_memory: Some(limit),
-                ..Limits::default()
-            })
-            .disk(on_disk(dir.path()), "fan")
-            .disk_memory(0)
-            .run()
-            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let limited = Limits {
+            max_memory: Some(limit),
+            ..Limits::default()
+        };
+        let stopped = on_disk_with(dir.path(), limited);
         assert_eq!(stopped.end, End::Stopped(StopReason::Memory));
         // The chain done; of the last layer, nothing kept.
         assert_eq!(stopped.stats.positions, last);
@@ -3542,12 +3546,7 @@ mod tests {
                 .unwrap();
         let current = manifest.current.expect("stopped inside a layer");
         assert_eq!((current.layer, current.step), (last, 0));
-        let resumed = Layered::new(&Fan)
-            .stop(Stop::Exhaust)
-            .disk(on_disk(dir.path()), "fan")
-            .disk_memory(0)
-            .run()
-            .unwrap();
+        let resumed = on_disk_with(dir.path(), Limits::default());
         assert_eq!(resumed.end, End::Exhausted);
         assert_eq!(figures(&resumed.stats), figures(&memory.stats));
     }
