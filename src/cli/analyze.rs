@@ -1007,6 +1007,7 @@ fn analysis_json(analysis: &Analysis) -> serde_json::Value {
             "positions_per_second": proof.rate,
             "threads": proof.threads,
             "seen_dropped": proof.seen_dropped,
+            "rounds_split": proof.rounds_split,
             "capped_at": proof.cap,
         })),
         "reveals": analysis.reveals.iter().map(|(place, moves)| serde_json::json!({

@@ -284,6 +284,7 @@ impl DiskArgs {
                 .disk_launch_from
                 .unwrap_or(spider_analyzer::explore::layered::LAUNCH_FROM),
             seen_memory: self.disk_seen_memory.and_then(|limit| limit.0),
+            split_from: None,
         }))
     }
 }

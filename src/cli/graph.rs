@@ -633,5 +633,6 @@ fn engine_json(stats: &LayeredStats) -> serde_json::Value {
         "peak_memory_bytes": stats.peak_memory_bytes,
         "resumed_layers": stats.resumed_layers,
         "seen_dropped": stats.seen_dropped,
+        "rounds_split": stats.rounds_split,
     })
 }

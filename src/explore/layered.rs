@@ -278,6 +278,9 @@ pub struct LayeredStats {
     /// budget ([`DiskOptions::seen_memory`]) and were dropped, its rounds so
     /// far to be looked up on disk (in this run, when resumed).
     pub seen_dropped: u64,
+    /// On disk: the rounds whose seen sets outgrew the memory left, run
+    /// again split, a wave of parts at a time ([`DiskOptions::split_from`]).
+    pub rounds_split: u64,
     /// States waiting in later layers, not yet begun (deduplicated per
     /// layer; on disk, records: a layer's duplicates go when it reads
     /// them), when these statistics were taken.

@@ -184,6 +184,9 @@ pub struct ProofProgress {
     /// On disk: the times the current layer's seen sets passed their
     /// budget and were dropped (`--disk-seen-memory`), in this run.
     pub seen_dropped: u64,
+    /// On disk: the rounds whose seen sets outgrew the memory left and ran
+    /// split, a wave of parts at a time, in this run.
+    pub rounds_split: u64,
     /// The cap of a capped pass of the schedule that stopped at it (`None`
     /// for a pass still running, decided, or stopped by a limit): such a
     /// pass does not go on, so its estimate is of what was left when it

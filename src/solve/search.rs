@@ -1185,6 +1185,7 @@ fn proof_progress(stats: &crate::explore::layered::LayeredStats, running: bool) 
         rate,
         threads: stats.threads,
         seen_dropped: stats.seen_dropped,
+        rounds_split: stats.rounds_split,
         cap: None,
     }
 }

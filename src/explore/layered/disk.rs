@@ -64,6 +64,12 @@
 //! (their files written, with a manifest): a crash inside it loses only
 //! the parts since.
 //!
+//! A round whose seen sets would outgrow the memory left runs *split*:
+//! its parts a wave at a time (one a thread), each wave's successors
+//! looked up in the wave's seen sets only, and each wave's seen sets
+//! written as runs and dropped before the next, so that a round larger
+//! than memory goes through ([`RoundGuard::splits`]).
+//!
 //! **Counts.** Positions, steps and entries per layer, expansions, moves,
 //! goals, leaves and dead ends are those of the in-memory search, and so
 //! are the depths (the same record is kept for each state). Duplicates are
@@ -113,6 +119,12 @@ pub struct DiskOptions {
     /// [`Limits::max_memory`], or [`SEEN_MEMORY`] without one. Counts and
     /// verdicts do not depend on it.
     pub seen_memory: Option<u64>,
+    /// How much a round's seen sets may grow before the round runs split,
+    /// a wave of parts at a time, each wave's seen sets dropped before the
+    /// next ([`RoundGuard::splits`]). `None`: half of what the memory
+    /// limit leaves when the round begins (never without a limit). Counts
+    /// and verdicts do not depend on it.
+    pub split_from: Option<u64>,
 }
 
 /// The fewest records a round reads for its tasks to go to the launcher
@@ -194,6 +206,11 @@ struct Current {
     /// sets) but expands only the other parts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     done: Vec<TaskOut>,
+    /// Round `step` runs its parts a wave at a time, each wave's seen sets
+    /// dropped before the next (its seen sets outgrew the memory left, see
+    /// [`RoundGuard::split_from`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    split: bool,
 }
 
 /// What `disk-manifest.json` holds.
@@ -876,7 +893,11 @@ const GUARD_EVERY: u32 = if cfg!(test) { 16 } else { 4096 };
 /// the machine's free memory ([`crate::explore::memory::machine_low`]).
 /// A round stopped so is not kept (its parts run again from their inputs
 /// when the search resumes), so the counts stay those of a search never
-/// stopped.
+/// stopped. Before the memory limit is reached, the guard tells a round
+/// whose seen sets outgrow the memory left to run split
+/// ([`RoundGuard::splits`]): its first try is dropped the same way, and
+/// the round runs again a wave of parts at a time, each wave's seen sets
+/// dropped before the next.
 struct RoundGuard<'a> {
     /// `None` for a task run as a process of its own, which never stops
     /// (its launcher reruns a task that fails).
@@ -885,8 +906,22 @@ struct RoundGuard<'a> {
     started: Instant,
     /// The search's memory estimate when the round began.
     held: u64,
-    /// Bytes the tasks' seen sets grew by since.
+    /// Bytes the tasks' seen sets grew by since (less the seen sets a
+    /// split round dropped), and the most they were.
     grown: AtomicU64,
+    peak: AtomicU64,
+    /// The seen sets' growth, whole or foreseen, from which the round
+    /// runs split instead ([`RoundGuard::splits`]); `None`: never.
+    split_from: Option<u64>,
+    /// The records the round's tasks read in all, and those read and the
+    /// new states met so far (counted at each question).
+    records: u64,
+    read: AtomicU64,
+    fresh: AtomicU64,
+    /// Whether the round is to run split.
+    split: AtomicBool,
+    /// Why it stopped, the first time it told a task to.
+    reason: std::sync::OnceLock<StopReason>,
 }
 
 impl RoundGuard<'_> {
@@ -898,6 +933,13 @@ impl RoundGuard<'_> {
             started: Instant::now(),
             held: 0,
             grown: AtomicU64::new(0),
+            peak: AtomicU64::new(0),
+            split_from: None,
+            records: 0,
+            read: AtomicU64::new(0),
+            fresh: AtomicU64::new(0),
+            split: AtomicBool::new(false),
+            reason: std::sync::OnceLock::new(),
         }
     }
 
@@ -906,13 +948,10 @@ impl RoundGuard<'_> {
     /// states are expanded too.)
     fn stop(&self) -> Option<StopReason> {
         let limits = self.limits?;
-        if let Some(reason) = out_of_time(limits, self.cancel, self.started) {
-            return Some(reason);
-        }
-        if crate::explore::memory::machine_low() {
-            return Some(StopReason::MachineMemory);
-        }
-        None
+        let reason = out_of_time(limits, self.cancel, self.started).or_else(|| {
+            crate::explore::memory::machine_low().then_some(StopReason::MachineMemory)
+        })?;
+        Some(*self.reason.get_or_init(|| reason))
     }
 
     /// [`RoundGuard::stop`], or the memory limit passed: asked where the
@@ -922,21 +961,71 @@ impl RoundGuard<'_> {
     fn stop_reading(&self) -> Option<StopReason> {
         let limits = self.limits?;
         self.stop().or_else(|| {
-            limits
-                .max_memory
-                .is_some_and(|max| self.memory() >= max)
-                .then_some(StopReason::Memory)
+            let max = limits.max_memory?;
+            (self.memory() >= max).then(|| *self.reason.get_or_init(|| StopReason::Memory))
         })
     }
 
-    fn grow(&self, bytes: u64) {
-        self.grown.fetch_add(bytes, Ordering::Relaxed);
+    /// Whether the round should run split: its seen sets, which end up
+    /// holding every new state of the round, grew past
+    /// [`RoundGuard::split_from`], or will at the rate of new states of
+    /// the records read so far (once a sixty-fourth of them is; at most
+    /// 20 bytes a state, [`FpTable`]). A task's inputs are the records of
+    /// its part, and the parts are fingerprints taken at random, so the
+    /// new states among some of them, scaled up to all the round's
+    /// records, foresee the whole round's; new states become rarer as the
+    /// sets fill, so the foresight errs high, which only splits a round
+    /// that might have fitted. The round is then run again
+    /// split, a wave of parts at a time (the first try's work is lost,
+    /// its counts are never kept): the earlier it is seen, the less is
+    /// read twice.
+    fn splits(&self) -> bool {
+        if self.split.load(Ordering::Relaxed) {
+            return true;
+        }
+        let Some(from) = self.split_from else {
+            return false;
+        };
+        let grown = self.grown.load(Ordering::Relaxed);
+        let read = self.read.load(Ordering::Relaxed).max(1);
+        let fresh = self.fresh.load(Ordering::Relaxed);
+        let foreseen = if read >= self.records / 64 {
+            (u128::from(fresh) * 20 * u128::from(self.records) / u128::from(read)) as u64
+        } else {
+            0
+        };
+        let splits = grown.max(foreseen) >= from;
+        if splits {
+            self.split.store(true, Ordering::Relaxed);
+        }
+        splits
+    }
+
+    /// A task's seen set grew by `bytes` while it read `records` records,
+    /// `fresh` of them new states.
+    fn grow(&self, bytes: u64, records: u32, fresh: u32) {
+        let grown = self.grown.fetch_add(bytes, Ordering::Relaxed) + bytes;
+        self.peak.fetch_max(grown, Ordering::Relaxed);
+        self.read.fetch_add(u64::from(records), Ordering::Relaxed);
+        self.fresh.fetch_add(u64::from(fresh), Ordering::Relaxed);
+    }
+
+    /// A wave of a split round dropped seen sets of `bytes`.
+    fn shrink(&self, bytes: u64) {
+        let _ = (self.grown).fetch_update(Ordering::Relaxed, Ordering::Relaxed, |grown| {
+            Some(grown.saturating_sub(bytes))
+        });
     }
 
     /// The memory held when the round began, and what the seen sets grew
     /// by since.
     fn memory(&self) -> u64 {
         self.held + self.grown.load(Ordering::Relaxed)
+    }
+
+    /// The most [`RoundGuard::memory`] was.
+    fn peak(&self) -> u64 {
+        self.held + self.peak.load(Ordering::Relaxed)
     }
 }
 
@@ -1007,6 +1096,7 @@ fn dedup_task(
     let mut table_bytes = seen.bytes();
     let mut stopped = false;
     let mut since_check = 0u32;
+    let mut fresh = 0u32;
     for (k, (name, info)) in round.files.iter().enumerate() {
         if stopped {
             break;
@@ -1027,9 +1117,10 @@ fn dedup_task(
                 if since_check >= GUARD_EVERY {
                     since_check = 0;
                     let now = seen.bytes();
-                    guard.grow(now.saturating_sub(table_bytes));
+                    guard.grow(now.saturating_sub(table_bytes), GUARD_EVERY, fresh);
                     table_bytes = now;
-                    if guard.stop_reading().is_some() {
+                    fresh = 0;
+                    if guard.stop_reading().is_some() || guard.splits() {
                         stopped = true;
                         return Ok(());
                     }
@@ -1042,6 +1133,7 @@ fn dedup_task(
                     chunk.new_fps.push(fp);
                     frontier.push(fp, record);
                     news[k] += 1;
+                    fresh += 1;
                 } else {
                     dups[k] += 1;
                 }
@@ -1052,7 +1144,7 @@ fn dedup_task(
             },
         )?;
     }
-    guard.grow(seen.bytes().saturating_sub(table_bytes));
+    guard.grow(seen.bytes().saturating_sub(table_bytes), since_check, fresh);
     if stopped {
         // Nothing of the round is kept: the frontier's file goes with its
         // writer, and the round runs again from its inputs when resumed.
@@ -1950,6 +2042,7 @@ where
                         },
                         inputs,
                         done: Vec::new(),
+                        split: false,
                     }
                 }
             };
@@ -1988,12 +2081,43 @@ where
                 // Its inputs held in memory are in a pack now.
                 round.files = inputs_of(&manifest, &current);
             }
+            // A round split in waves (see below) starts with the layer's
+            // seen sets on disk: each wave's parts look the layer's earlier
+            // rounds up there, so that only the wave's own tables are held.
+            if current.split && launcher.is_none() && seen.iter().any(|t| !t.is_empty()) {
+                (current, old_before) = self.drop_seen(
+                    &dir,
+                    &mut manifest,
+                    &mut stats,
+                    &mut unsaved,
+                    current,
+                    old_before,
+                )?;
+                last_manifest = Instant::now();
+                seen = (0..PARTS).map(|_| FpTable::default()).collect();
+                round.files = inputs_of(&manifest, &current);
+                round.old_before = old_before;
+            }
+            let held = seen.iter().map(FpTable::bytes).sum::<u64>() + unsaved.bytes();
             let guard = RoundGuard {
                 limits: Some(&self.limits),
                 cancel: self.cancel,
                 started,
-                held: seen.iter().map(FpTable::bytes).sum::<u64>() + unsaved.bytes(),
+                held,
                 grown: AtomicU64::new(0),
+                peak: AtomicU64::new(0),
+                split_from: (!current.split && launcher.is_none())
+                    .then(|| {
+                        (options.split_from).or_else(|| {
+                            (self.limits.max_memory).map(|max| max.saturating_sub(held) / 2)
+                        })
+                    })
+                    .flatten(),
+                records: round.records(),
+                read: AtomicU64::new(0),
+                fresh: AtomicU64::new(0),
+                split: AtomicBool::new(false),
+                reason: std::sync::OnceLock::new(),
             };
             let stopping = || guard.stop().is_some();
             let mut runs: Vec<Vec<Run>> = Vec::new();
@@ -2018,27 +2142,32 @@ where
             // The room left under the limit of positions, if any.
             let room = (self.limits.max_positions).map(|max| max.saturating_sub(stats.positions));
             let mut held_back = false;
+            // The most bytes a wave of a split round held in its seen sets
+            // and frontiers at once.
+            let mut split_peak = 0;
+            // Whether the seen sets hold the round's new states after it
+            // (a split round's go wave by wave).
+            let mut seen_kept = !current.split;
             let outs: Vec<TaskOut> = match launcher {
                 None => {
                     // Every part's new states first, then every part's
                     // successors, looked up in every part's seen set (most
                     // same-layer duplicates are of states new in the same
-                    // round: a card moved on again).
+                    // round: a card moved on again). A round whose seen
+                    // sets outgrow the memory left is split instead: its
+                    // parts run a wave (one a thread) at a time, each
+                    // wave's successors looked up in the wave's seen sets
+                    // only (the others are written, and counted as
+                    // duplicates where the next round reads them, as a task
+                    // in a process of its own does), and each wave's seen
+                    // sets go to the disk before the next wave.
                     let memory = unsaved.memory.as_ref();
-                    let firsts = pool.install(|| {
-                        seen.par_iter_mut()
-                            .enumerate()
-                            .with_max_len(1)
-                            .map(|(part, seen)| {
-                                dedup_task(
-                                    &dir, memory, &round, part, seen, hold, inputs, problem, &guard,
-                                )
-                            })
-                            .collect::<Result<Vec<_>, _>>()
-                    })?;
-                    let known: Vec<Option<&FpTable>> = seen.iter().map(Some).collect();
+                    let group = if current.split {
+                        pool.threads().min(PARTS)
+                    } else {
+                        PARTS
+                    };
                     let mut outs = Vec::with_capacity(PARTS);
-                    let mut todo = Vec::new();
                     // With a limit of positions, a part starts while the
                     // round's new states before it (in part order) leave
                     // room: the parts past the limit are left for the
@@ -2048,94 +2177,201 @@ where
                     let mut before: u64 = done.iter().map(|d| d.new).sum();
                     // A part stopped while it read its inputs stops the
                     // round: the parts not finished before are cut short.
-                    let cut = firsts.iter().any(|(out, _, _)| out.stopped);
-                    for (out, frontier, run) in firsts {
-                        runs.push(run);
-                        if let Some(out) = done.iter().find(|d| d.part == out.part) {
-                            // Expanded before the stop: the same states,
-                            // read again only to be seen.
-                            drop(frontier);
-                            outs.push(out.clone());
-                        } else if cut {
-                            outs.push(TaskOut {
-                                stopped: true,
-                                ..out
-                            });
-                        } else if room.is_some_and(|room| before >= room) {
-                            held_back = true;
-                            outs.push(TaskOut {
-                                stopped: true,
-                                ..out
-                            });
-                        } else {
-                            before += out.new;
-                            todo.push((out, frontier));
+                    let mut cut = false;
+                    for first in (0..PARTS).step_by(group) {
+                        let parts = first..(first + group).min(PARTS);
+                        if cut {
+                            for part in parts {
+                                runs.push(Vec::new());
+                                outs.push(TaskOut {
+                                    part,
+                                    stopped: true,
+                                    ..TaskOut::default()
+                                });
+                            }
+                            continue;
                         }
-                    }
-                    // A large round expands a wave of parts at a time, one
-                    // a thread, and after each wave reports its progress
-                    // and (at most every few seconds) records the parts
-                    // finished, so that a crash keeps them too.
-                    let wave = if waves { pool.threads() } else { PARTS };
-                    let mut todo = todo.into_iter();
-                    loop {
-                        let batch: Vec<_> = todo.by_ref().take(wave).collect();
-                        if batch.is_empty() {
-                            break;
-                        }
-                        let expanded = pool.install(|| {
-                            batch
-                                .into_par_iter()
+                        let firsts = pool.install(|| {
+                            seen[parts.clone()]
+                                .par_iter_mut()
+                                .enumerate()
                                 .with_max_len(1)
-                                .map(|(out, frontier)| {
-                                    expand_task(
-                                        problem,
+                                .map(|(i, seen)| {
+                                    dedup_task(
                                         &dir,
                                         memory,
                                         &round,
-                                        out,
-                                        frontier,
-                                        &known,
-                                        keep_leaves,
-                                        &stopping,
+                                        first + i,
+                                        seen,
+                                        hold,
+                                        inputs,
+                                        problem,
+                                        &guard,
                                     )
                                 })
-                                .collect::<Result<Vec<_>, CheckpointError>>()
+                                .collect::<Result<Vec<_>, _>>()
                         })?;
-                        let stopped = expanded.iter().any(|o| o.stopped);
-                        outs.extend(expanded);
-                        if stopped {
-                            let left = todo.by_ref().map(|(out, _)| TaskOut {
-                                stopped: true,
-                                ..out
-                            });
-                            outs.extend(left);
-                            break;
+                        cut = firsts.iter().any(|(out, _, _)| out.stopped);
+                        let known: Vec<Option<&FpTable>> = (0..PARTS)
+                            .map(|part| parts.contains(&part).then(|| &seen[part]))
+                            .collect();
+                        if current.split {
+                            let frontiers: u64 =
+                                firsts.iter().map(|(o, _, _)| o.frontier_bytes).sum();
+                            let tables: u64 = seen[parts.clone()].iter().map(FpTable::bytes).sum();
+                            split_peak = split_peak.max(frontiers + tables);
                         }
-                        if todo.len() == 0 {
-                            // The last wave: the round's end reports it.
-                            break;
+                        let mut todo = Vec::new();
+                        for (mut out, frontier, run) in firsts {
+                            if current.split && !run.is_empty() {
+                                // Its run goes to the disk now, with
+                                // its seen set.
+                                let path = seen_path(&dir, layer, out.part, round.step, round.step);
+                                out.seen_file_bytes = write_run(&path, &merged(run))?;
+                                runs.push(Vec::new());
+                            } else {
+                                runs.push(run);
+                            }
+                            if let Some(done) = done.iter().find(|d| d.part == out.part) {
+                                // Expanded before the stop: the same
+                                // states, read again only to be seen.
+                                drop(frontier);
+                                outs.push(TaskOut {
+                                    seen_file_bytes: out.seen_file_bytes,
+                                    ..done.clone()
+                                });
+                            } else if cut {
+                                outs.push(TaskOut {
+                                    stopped: true,
+                                    ..out
+                                });
+                            } else if room.is_some_and(|room| before >= room) {
+                                held_back = true;
+                                outs.push(TaskOut {
+                                    stopped: true,
+                                    ..out
+                                });
+                            } else {
+                                before += out.new;
+                                todo.push((out, frontier));
+                            }
                         }
-                        let finished: Vec<&TaskOut> = outs.iter().filter(|o| !o.stopped).collect();
-                        if let Some(progress) = &mut self.on_progress {
-                            let mut s = stats.clone();
-                            s.add_counts(&current.here);
-                            s.layers.push(current.here.clone());
-                            s.positions += finished.iter().map(|o| o.new).sum::<u64>();
-                            s.elapsed = started.elapsed();
-                            (s.queued, s.queued_across) = queued(problem, &manifest);
-                            progress(&s);
+                        // A large round expands a wave of parts at a time,
+                        // one a thread, and after each wave reports its
+                        // progress and (at most every few seconds) records
+                        // the parts finished, so that a crash keeps them
+                        // too.
+                        let wave = if waves { pool.threads() } else { PARTS };
+                        let last_group = parts.end == PARTS;
+                        let mut todo = todo.into_iter();
+                        loop {
+                            let batch: Vec<_> = todo.by_ref().take(wave).collect();
+                            if batch.is_empty() {
+                                break;
+                            }
+                            let expanded = pool.install(|| {
+                                batch
+                                    .into_par_iter()
+                                    .with_max_len(1)
+                                    .map(|(out, frontier)| {
+                                        expand_task(
+                                            problem,
+                                            &dir,
+                                            memory,
+                                            &round,
+                                            out,
+                                            frontier,
+                                            &known,
+                                            keep_leaves,
+                                            &stopping,
+                                        )
+                                    })
+                                    .collect::<Result<Vec<_>, CheckpointError>>()
+                            })?;
+                            let stopped = expanded.iter().any(|o| o.stopped);
+                            outs.extend(expanded);
+                            if stopped {
+                                let left = todo.by_ref().map(|(out, _)| TaskOut {
+                                    stopped: true,
+                                    ..out
+                                });
+                                outs.extend(left);
+                                cut = true;
+                                break;
+                            }
+                            if todo.len() == 0 && last_group {
+                                // The last wave: the round's end reports it.
+                                break;
+                            }
+                            let finished: Vec<&TaskOut> =
+                                outs.iter().filter(|o| !o.stopped).collect();
+                            if let Some(progress) = &mut self.on_progress {
+                                let mut s = stats.clone();
+                                s.add_counts(&current.here);
+                                s.layers.push(current.here.clone());
+                                s.positions += finished.iter().map(|o| o.new).sum::<u64>();
+                                s.elapsed = started.elapsed();
+                                (s.queued, s.queued_across) = queued(problem, &manifest);
+                                progress(&s);
+                            }
+                            if last_manifest.elapsed() >= MANIFEST_EVERY || cfg!(test) {
+                                save_parts(&dir, &mut manifest, &current, &finished, memory)?;
+                                last_manifest = Instant::now();
+                            }
                         }
-                        if last_manifest.elapsed() >= MANIFEST_EVERY || cfg!(test) {
-                            save_parts(&dir, &mut manifest, &current, &finished, memory)?;
-                            last_manifest = Instant::now();
+                        drop(known);
+                        if current.split {
+                            // The wave's seen sets go; their runs are on
+                            // the disk.
+                            for table in &mut seen[parts] {
+                                guard.shrink(table.bytes());
+                                *table = FpTable::default();
+                            }
+                            crate::explore::memory::trim_freed_memory();
                         }
                     }
                     outs.sort_by_key(|o| o.part);
                     outs
                 }
-                Some(launcher) => launch(&dir, &round, launcher, &mut seen)?,
+                Some(launcher) => {
+                    let outs = launch(&dir, &round, launcher)?;
+                    // The tasks wrote their seen runs; they are read back
+                    // into the seen sets unless these would then pass
+                    // their budget (at 20 bytes a state, [`FpTable`]), and
+                    // so be dropped after the round anyway: then they are
+                    // dropped without.
+                    let new: u64 = outs.iter().map(|o| o.new).sum();
+                    let tables: u64 = seen.iter().map(FpTable::bytes).sum();
+                    if tables + new * 20 > seen_budget {
+                        seen_kept = false;
+                    } else {
+                        read_back(&dir, &round, &outs, &mut seen)?;
+                    }
+                    outs
+                }
             };
+            if guard.split.load(Ordering::Relaxed) && guard.reason.get().is_none() {
+                // The round's seen sets would outgrow the memory left: it
+                // runs again split, from the start (nothing of this try is
+                // kept, the parts it finished before are kept still).
+                drop(outs);
+                drop(runs);
+                current.done = done;
+                current.split = true;
+                stats.rounds_split += 1;
+                (current, old_before) = self.drop_seen(
+                    &dir,
+                    &mut manifest,
+                    &mut stats,
+                    &mut unsaved,
+                    current,
+                    old_before,
+                )?;
+                last_manifest = Instant::now();
+                seen = (0..PARTS).map(|_| FpTable::default()).collect();
+                manifest.current = Some(current);
+                continue 'search;
+            }
             if outs.iter().any(|o| o.stopped) {
                 // The parts cut short are dropped; the parts finished are
                 // kept, with their files (to be written with the
@@ -2177,9 +2413,9 @@ where
                 here.positions += kept;
                 manifest.current = Some(current);
                 // The memory the round's seen sets reached counts too.
-                stats.peak_memory_bytes = stats.peak_memory_bytes.max(guard.memory());
-                let reason = match guard.stop_reading() {
-                    Some(reason) => reason,
+                stats.peak_memory_bytes = stats.peak_memory_bytes.max(guard.peak());
+                let reason = match guard.reason.get() {
+                    Some(&reason) => reason,
                     None if held_back => StopReason::Positions,
                     None => StopReason::Cancelled,
                 };
@@ -2193,7 +2429,9 @@ where
             // far are looked up on disk from the next round on, and only
             // this round's new states stay at hand (the successors met
             // again soonest: a card moved on again, a move's reverse).
-            let evict = seen.iter().map(FpTable::bytes).sum::<u64>() > seen_budget;
+            // (A split round's seen sets went wave by wave: its runs are on
+            // disk, and none of it stays at hand.)
+            let evict = !seen_kept || seen.iter().map(FpTable::bytes).sum::<u64>() > seen_budget;
             let last_round: Vec<Vec<Run>> = if evict { runs.clone() } else { Vec::new() };
             for (part, run) in runs.into_iter().enumerate() {
                 unsaved.runs[part].extend(run);
@@ -2317,22 +2555,29 @@ where
             // The seen sets, what waits to be written, the frontiers (all
             // held from the first half of the round to the second), the
             // tasks running at once.
-            let memory =
-                seen_bytes + held + frontiers + task_memory * pool.threads().min(PARTS) as u64;
+            // (Of a split round, the seen sets and frontiers of one wave.)
+            let waiting = if current.split {
+                split_peak
+            } else {
+                seen_bytes + frontiers
+            };
+            let memory = waiting + held + task_memory * pool.threads().min(PARTS) as u64;
             stats.peak_memory_bytes = stats.peak_memory_bytes.max(memory);
             let finished = new == 0;
+            // The next round is split again only if it outgrows the
+            // memory left too.
+            current.split = false;
             if evict && !finished {
-                manifest.current = Some(current);
-                self.save_disk_manifest(&dir, &mut manifest, &stats, &mut unsaved)?;
+                (current, old_before) = self.drop_seen(
+                    &dir,
+                    &mut manifest,
+                    &mut stats,
+                    &mut unsaved,
+                    current,
+                    old_before,
+                )?;
                 last_manifest = Instant::now();
-                current = manifest.current.take().expect("just put");
                 seen = (0..PARTS).map(|_| FpTable::default()).collect();
-                for part in 0..PARTS {
-                    let (removed, written, merging) =
-                        compact_runs(&dir, layer, part, old_before, current.step)?;
-                    unsaved.seen_disk = (unsaved.seen_disk + written).saturating_sub(removed);
-                    stats.peak_memory_bytes = stats.peak_memory_bytes.max(merging);
-                }
                 for (part, runs) in last_round.iter().enumerate() {
                     for run in runs {
                         for fp in run.to_vec() {
@@ -2340,8 +2585,6 @@ where
                         }
                     }
                 }
-                old_before = current.step;
-                stats.seen_dropped += 1;
             }
             crate::explore::memory::trim_freed_memory();
             let snapshot = |stats: &LayeredStats, here: &LayerStats| {
@@ -2415,6 +2658,35 @@ where
         (stats.queued, stats.queued_across) = queued(problem, &manifest);
         stats.elapsed = started.elapsed();
         Ok(LayeredOutcome { end, stats, goal })
+    }
+
+    /// Drops the current layer's seen sets from memory (the caller
+    /// empties them): what is held is written, with a manifest, each
+    /// part's runs of the rounds from `old_before` to the one before
+    /// `current`'s are merged into one file, and the returned round is the
+    /// new `old_before`, before which the layer's rounds are looked up on
+    /// disk ([`page_in`]).
+    fn drop_seen(
+        &mut self,
+        dir: &Path,
+        manifest: &mut DiskManifest,
+        stats: &mut LayeredStats,
+        unsaved: &mut Unsaved,
+        current: Current,
+        old_before: u32,
+    ) -> Result<(Current, u32), CheckpointError> {
+        manifest.current = Some(current);
+        self.save_disk_manifest(dir, manifest, stats, unsaved)?;
+        let current = manifest.current.take().expect("just put");
+        for part in 0..PARTS {
+            let (removed, written, merging) =
+                compact_runs(dir, current.layer, part, old_before, current.step)?;
+            unsaved.seen_disk = (unsaved.seen_disk + written).saturating_sub(removed);
+            stats.peak_memory_bytes = stats.peak_memory_bytes.max(merging);
+        }
+        stats.seen_dropped += 1;
+        let step = current.step;
+        Ok((current, step))
     }
 
     /// Writes what is held in memory (the files still read, as one pack;
@@ -2763,14 +3035,8 @@ fn page_in(
 }
 
 /// Runs the tasks of `round` through the launcher, and reads their
-/// results; the seen sets, which the tasks extended on disk, are read
-/// back.
-fn launch(
-    dir: &Path,
-    round: &Round,
-    launcher: &str,
-    seen: &mut [FpTable],
-) -> Result<Vec<TaskOut>, CheckpointError> {
+/// results (the tasks extended the seen sets on disk: [`read_back`]).
+fn launch(dir: &Path, round: &Round, launcher: &str) -> Result<Vec<TaskOut>, CheckpointError> {
     let round_path = dir.join("round.json");
     for part in 0..PARTS {
         let _ = fs::remove_file(result_path(dir, part));
@@ -2831,6 +3097,17 @@ fn launch(
             r.ok_or_else(|| damaged(&result_path(dir, part), "a task failed four times"))
         })
         .collect::<Result<_, _>>()?;
+    Ok(outs)
+}
+
+/// Adds the new states of a launched `round`, from the seen runs its tasks
+/// wrote, to the seen sets.
+fn read_back(
+    dir: &Path,
+    round: &Round,
+    outs: &[TaskOut],
+    seen: &mut [FpTable],
+) -> Result<(), CheckpointError> {
     for (part, seen) in seen.iter_mut().enumerate() {
         if outs[part].new > 0 {
             let path = seen_path(dir, round.layer, part, round.step, round.step);
@@ -2841,7 +3118,7 @@ fn launch(
             }
         }
     }
-    Ok(outs)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -2876,6 +3153,7 @@ mod tests {
             launcher: None,
             launch_from: LAUNCH_FROM,
             seen_memory: None,
+            split_from: None,
         }
     }
 
@@ -3455,100 +3733,215 @@ mod tests {
     }
 
     /// A fan: a chain of `FAN_LAYERS` layers of one state each, every one
-    /// of which also leads to `FAN` states of the last layer, so that the
-    /// last layer's first round reads `FAN_LAYERS * FAN` entries written
+    /// of which also leads to `fan` states of the last layer, so that the
+    /// last layer's first round reads `FAN_LAYERS * fan` entries written
     /// by small rounds.
-    struct Fan;
+    struct Fan(u16);
     const FAN_LAYERS: u16 = 200;
-    const FAN: u16 = 100;
     impl crate::explore::Problem for Fan {
-        type State = (u16, u16);
-        type Key = (u16, u16);
+        type State = (u16, u32);
+        type Key = (u16, u32);
         type Move = u16;
-        fn start(&self) -> (u16, u16) {
+        fn start(&self) -> (u16, u32) {
             (0, 0)
         }
-        fn key(&self, s: &(u16, u16)) -> (u16, u16) {
+        fn key(&self, s: &(u16, u32)) -> (u16, u32) {
             *s
         }
-        fn successors(&self, &(a, _): &(u16, u16), out: &mut Vec<(u16, (u16, u16))>) {
+        fn successors(&self, &(a, _): &(u16, u32), out: &mut Vec<(u16, (u16, u32))>) {
+            let fan = self.0;
             if a < FAN_LAYERS {
                 if a + 1 < FAN_LAYERS {
-                    out.push((FAN, (a + 1, 0)));
+                    out.push((fan, (a + 1, 0)));
                 }
-                out.extend((0..FAN).map(|j| (j, (FAN_LAYERS, a * FAN + j))));
+                let first = u32::from(a) * u32::from(fan);
+                out.extend((0..fan).map(|j| (j, (FAN_LAYERS, first + u32::from(j)))));
             }
         }
-        fn kind(&self, _: &(u16, u16)) -> NodeKind {
+        fn kind(&self, _: &(u16, u32)) -> NodeKind {
             NodeKind::Inner
         }
-        fn layer(&self, &(a, _): &(u16, u16)) -> u64 {
+        fn layer(&self, &(a, _): &(u16, u32)) -> u64 {
             u64::from(a)
         }
     }
     impl PackedProblem for Fan {
-        fn pack(&self, s: &(u16, u16), out: &mut Vec<u8>) {
-            Walk.pack(s, out)
+        fn pack(&self, s: &(u16, u32), out: &mut Vec<u8>) {
+            out.extend(s.0.to_le_bytes());
+            out.extend(s.1.to_le_bytes());
         }
-        fn unpack(&self, b: &[u8]) -> (u16, u16) {
-            Walk.unpack(b)
+        fn unpack(&self, b: &[u8]) -> (u16, u32) {
+            (
+                u16::from_le_bytes([b[0], b[1]]),
+                u32::from_le_bytes([b[2], b[3], b[4], b[5]]),
+            )
         }
     }
 
-    /// A layer's first round whose seen sets outgrow the memory limit stops
-    /// the search inside the round, on its memory limit, where before the
-    /// limit was checked only once the round was over (docs/engine.md):
-    /// the memory reported is at least the limit, the round is not kept,
-    /// and the search resumed without a limit counts what the search in
-    /// memory counts. (Every file on disk, so that the chain holds little.)
-    #[test]
-    fn a_first_round_past_the_memory_limit_stops_inside_it_and_resumes() {
-        let memory = Layered::new(&Fan).stop(Stop::Exhaust).run().unwrap();
-        let last = u64::from(FAN_LAYERS);
-        assert_eq!(memory.stats.positions, last + last * u64::from(FAN));
-        let on_disk_with = |dir: &Path, limits: Limits| {
-            Layered::new(&Fan)
+    /// A fan's searches, in memory and on disk (one thread, every file on
+    /// disk, so that the chain holds little), and the memory the search
+    /// on disk takes before the last layer.
+    struct FanRuns {
+        fan: Fan,
+        memory: LayeredOutcome<(u16, u32)>,
+        whole: LayeredOutcome<(u16, u32)>,
+        before: u64,
+    }
+
+    impl FanRuns {
+        fn new(fan: u16) -> FanRuns {
+            let fan = Fan(fan);
+            let memory = Layered::new(&fan).stop(Stop::Exhaust).run().unwrap();
+            let last = u64::from(FAN_LAYERS);
+            assert_eq!(memory.stats.positions, last + last * u64::from(fan.0));
+            let mut runs = FanRuns {
+                fan,
+                memory,
+                whole: LayeredOutcome {
+                    end: End::Exhausted,
+                    stats: LayeredStats::default(),
+                    goal: None,
+                },
+                before: 0,
+            };
+            runs.whole = runs.on_disk(tempfile::tempdir().unwrap().path(), Limits::default());
+            assert_eq!(figures(&runs.whole.stats), figures(&runs.memory.stats));
+            assert_eq!(runs.whole.stats.rounds_split, 0);
+            let chain = Limits {
+                max_positions: Some(last),
+                ..Limits::default()
+            };
+            let stopped = runs.on_disk(tempfile::tempdir().unwrap().path(), chain);
+            assert_eq!(stopped.end, End::Stopped(StopReason::Positions));
+            runs.before = stopped.stats.peak_memory_bytes;
+            let peak = runs.whole.stats.peak_memory_bytes;
+            assert!(peak > 2 * runs.before, "{} then {peak}", runs.before);
+            runs
+        }
+
+        fn on_disk(&self, dir: &Path, limits: Limits) -> LayeredOutcome<(u16, u32)> {
+            Layered::new(&self.fan)
                 .stop(Stop::Exhaust)
+                .jobs(Some(1))
                 .limits(limits)
                 .disk(on_disk(dir), "fan")
                 .disk_memory(0)
                 .run()
                 .unwrap()
-        };
-        // The memory in the whole search, and before the last layer.
-        let whole = on_disk_with(tempfile::tempdir().unwrap().path(), Limits::default());
-        assert_eq!(figures(&whole.stats), figures(&memory.stats));
-        let chain = Limits {
-            max_positions: Some(last),
+        }
+    }
+
+    /// A layer's first round whose seen sets outgrow the memory left runs
+    /// split, a part at a time (one thread), and the search ends within
+    /// the limit with the counts of the search in memory, where before the
+    /// limit stopped it inside the round (docs/engine.md).
+    #[test]
+    fn a_first_round_past_the_memory_limit_runs_split() {
+        let fan = FanRuns::new(100);
+        // Above all the chain holds, the last layer's seen sets pass it
+        // (the whole search's peak); split, each part's fit.
+        let limit = fan.before + 1;
+        let limited = Limits {
+            max_memory: Some(limit),
             ..Limits::default()
         };
-        let before = on_disk_with(tempfile::tempdir().unwrap().path(), chain)
-            .stats
-            .peak_memory_bytes;
-        let peak = whole.stats.peak_memory_bytes;
-        assert!(peak > 2 * before, "{before} then {peak}");
-        // Above all the chain holds; the last layer's seen sets, growing,
-        // pass it.
-        let limit = before + 1;
+        let split = fan.on_disk(tempfile::tempdir().unwrap().path(), limited);
+        assert_eq!(split.end, End::Exhausted);
+        assert_eq!(split.stats.rounds_split, 1);
+        assert!(split.stats.peak_memory_bytes <= limit);
+        assert_eq!(figures(&split.stats), figures(&fan.memory.stats));
+    }
+
+    /// With a limit that not even one part's seen set fits, the search stops
+    /// inside the split round, on its memory limit: the memory reported is
+    /// at least the limit, the round is not kept, and the search resumed
+    /// without a limit counts what the search in memory counts.
+    #[test]
+    fn a_split_round_past_the_memory_limit_stops_inside_it_and_resumes() {
+        let fan = FanRuns::new(1500);
+        let part = fan.whole.stats.peak_table_bytes / PARTS as u64;
+        assert!(part > fan.before, "{part} and {}", fan.before);
+        let limit = fan.before + 1;
         let dir = tempfile::tempdir().unwrap();
         let limited = Limits {
             max_memory: Some(limit),
             ..Limits::default()
         };
-        let stopped = on_disk_with(dir.path(), limited);
+        let stopped = fan.on_disk(dir.path(), limited);
         assert_eq!(stopped.end, End::Stopped(StopReason::Memory));
+        assert_eq!(stopped.stats.rounds_split, 1);
         // The chain done; of the last layer, nothing kept.
-        assert_eq!(stopped.stats.positions, last);
+        assert_eq!(stopped.stats.positions, u64::from(FAN_LAYERS));
         assert!(stopped.stats.peak_memory_bytes >= limit);
-        // Stopped in the last layer's first round, not after it.
+        // Stopped in the last layer's first round, not after it, which
+        // runs split when resumed.
         let manifest: DiskManifest =
             serde_json::from_slice(&fs::read(dir.path().join("disk-manifest.json")).unwrap())
                 .unwrap();
         let current = manifest.current.expect("stopped inside a layer");
-        assert_eq!((current.layer, current.step), (last, 0));
-        let resumed = on_disk_with(dir.path(), Limits::default());
+        let at = (current.layer, current.step, current.split);
+        assert_eq!(at, (u64::from(FAN_LAYERS), 0, true));
+        let resumed = fan.on_disk(dir.path(), Limits::default());
         assert_eq!(resumed.end, End::Exhausted);
-        assert_eq!(figures(&resumed.stats), figures(&memory.stats));
+        assert_eq!(resumed.stats.rounds_split, 0);
+        assert_eq!(figures(&resumed.stats), figures(&fan.memory.stats));
+    }
+
+    /// Rounds split count what the search in memory counts, layer by layer,
+    /// on one thread or two, at any memory budget, with the same goal at
+    /// the same depth, and leave no file: every round whose tasks read
+    /// more than a few records runs split (from a growth of 1 byte), or
+    /// the largest only (from a sixteenth of the largest table). And the
+    /// states met again many rounds later are found on disk.
+    #[test]
+    fn split_rounds_count_what_the_search_in_memory_counts() {
+        let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
+        let some = (memory.stats.peak_table_bytes / 16).max(1);
+        for (budget, jobs, from) in [
+            (None, 1, 1),
+            (None, 2, 1),
+            (Some(0), 2, 1),
+            (Some(4 << 10), 1, some),
+            (None, 2, some),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let mut search = Layered::new(&Walk).stop(Stop::Exhaust).jobs(Some(jobs));
+            if let Some(budget) = budget {
+                search = search.disk_memory(budget);
+            }
+            let options = DiskOptions {
+                split_from: Some(from),
+                ..on_disk(dir.path())
+            };
+            let disk = search.disk(options, "walk").run().unwrap();
+            let what = format!("{budget:?}, {jobs} threads, split from {from} bytes");
+            assert_eq!(disk.end, End::Exhausted, "{what}");
+            assert_eq!(figures(&disk.stats), figures(&memory.stats), "{what}");
+            assert!(disk.stats.rounds_split > 0, "{what}");
+            assert_eq!(
+                disk.goal.unwrap().depth,
+                memory.goal.as_ref().unwrap().depth
+            );
+            for sub in ["blocks", "frontier"] {
+                let left = fs::read_dir(dir.path().join(sub)).map_or(0, |d| d.count());
+                assert_eq!(left, 0, "{sub} ({what})");
+            }
+        }
+        let memory = Layered::new(&Jumps).stop(Stop::Exhaust).run().unwrap();
+        for jobs in [1, 2] {
+            let dir = tempfile::tempdir().unwrap();
+            let options = DiskOptions {
+                split_from: Some(1),
+                ..on_disk(dir.path())
+            };
+            let disk = (Layered::new(&Jumps).stop(Stop::Exhaust).jobs(Some(jobs)))
+                .disk_memory(0)
+                .disk(options, "jumps")
+                .run()
+                .unwrap();
+            assert!(disk.stats.rounds_split > 10, "{}", disk.stats.rounds_split);
+            assert_eq!(figures(&disk.stats), figures(&memory.stats));
+        }
     }
 
     /// A directory written by an earlier disk format is refused, and the
@@ -3867,13 +4260,13 @@ mod tests {
     /// 40,000 up to 120,000.
     #[test]
     fn a_search_on_disk_stopped_and_resumed_counts_the_same() {
-        disk_search_resumed(10_000, None);
+        disk_search_resumed(10_000, None, None);
     }
 
     #[test]
     #[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
     fn a_long_search_on_disk_stopped_and_resumed_counts_the_same() {
-        disk_search_resumed(40_000, None);
+        disk_search_resumed(40_000, None, None);
     }
 
     /// The search of [`a_search_on_disk_stopped_and_resumed_counts_the_same`],
@@ -3887,14 +4280,24 @@ mod tests {
     /// round looks the earlier ones up.
     #[test]
     fn a_search_on_disk_with_its_seen_sets_dropped_resumes_to_the_same_counts() {
-        disk_search_resumed(10_000, Some(u64::MAX));
-        disk_search_resumed(10_000, Some(16));
+        disk_search_resumed(10_000, Some(u64::MAX), None);
+        disk_search_resumed(10_000, Some(16), None);
+    }
+
+    /// The same with every round that reads more than a few records per
+    /// part run split (a growth of 1 byte: each round's first try stops at
+    /// its first question to the guard, and the round runs again a wave of
+    /// parts at a time), stopped inside split rounds and resumed.
+    #[test]
+    fn a_search_on_disk_with_its_rounds_split_resumes_to_the_same_counts() {
+        disk_search_resumed(10_000, None, Some(1));
     }
 
     /// The disk search of PySol 3's proof, stopped every `step` positions;
     /// with `seen_share`, its seen sets' budget is that share (1/n) of the
-    /// largest table of the search in memory (`u64::MAX`: 1 byte).
-    fn disk_search_resumed(step: u64, seen_share: Option<u64>) {
+    /// largest table of the search in memory (`u64::MAX`: 1 byte); with
+    /// `split_from`, its rounds split from that growth of their seen sets.
+    fn disk_search_resumed(step: u64, seen_share: Option<u64>, split_from: Option<u64>) {
         use crate::solve::exhaustive::ExhaustiveProblem;
         let deal = pysol::deal(3, Rules::Standard).unwrap();
         let game = Game::new(&deal).unwrap();
@@ -3916,10 +4319,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut runs = 0;
         let mut dropped = 0;
+        let mut split = 0;
         let stats = loop {
             runs += 1;
             let options = DiskOptions {
                 seen_memory: seen,
+                split_from,
                 ..on_disk(dir.path())
             };
             let mut search = Layered::new(&problem)
@@ -3938,13 +4343,19 @@ mod tests {
                 assert!(outcome.stats.resumed_layers > 0);
             }
             dropped += outcome.stats.seen_dropped;
+            split += outcome.stats.rounds_split;
             if outcome.stats.positions >= 3 * step {
                 break outcome.stats;
             }
             assert!(runs < 6);
         };
         assert!(runs >= 3);
-        assert_eq!(seen.is_some(), dropped > 0, "dropped {dropped} times");
+        assert_eq!(
+            seen.is_some() || split_from.is_some(),
+            dropped > 0,
+            "dropped {dropped} times"
+        );
+        assert_eq!(split_from.is_some(), split > 0, "{split} rounds split");
         // Finished layers the in-memory search finished too count the
         // same (duplicates apart: they are charged when read).
         let strip = |l: &LayerStats| LayerStats {
