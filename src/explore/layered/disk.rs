@@ -2218,8 +2218,14 @@ where
                         if current.split {
                             let frontiers: u64 =
                                 firsts.iter().map(|(o, _, _)| o.frontier_bytes).sum();
-                            let tables: u64 = seen[parts.clone()].iter().map(FpTable::bytes).sum();
+                            let wave = &seen[parts.clone()];
+                            let tables: u64 = wave.iter().map(FpTable::bytes).sum();
                             split_peak = split_peak.max(frontiers + tables);
+                            if tables > stats.peak_table_bytes {
+                                stats.peak_table_bytes = tables;
+                                stats.peak_table_positions =
+                                    wave.iter().map(|t| t.len() as u64).sum();
+                            }
                         }
                         let mut todo = Vec::new();
                         for (mut out, frontier, run) in firsts {
