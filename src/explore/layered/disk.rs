@@ -2071,8 +2071,8 @@ where
             // A large round in one process goes in waves of parts, and
             // records the parts finished as it goes: everything held is
             // written first, so that the manifest that records them
-            // describes what is on the disk.
-            let waves = launcher.is_none() && round.records() >= WAVES_FROM;
+            // describes what is on the disk. (A split round is one.)
+            let waves = launcher.is_none() && (round.records() >= WAVES_FROM || current.split);
             if (launcher.is_some() && unsaved.bytes() > 0) || waves {
                 manifest.current = Some(current);
                 self.save_disk_manifest(&dir, &mut manifest, &stats, &mut unsaved)?;
