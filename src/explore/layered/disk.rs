@@ -2090,11 +2090,11 @@ where
                     &mut manifest,
                     &mut stats,
                     &mut unsaved,
+                    &mut seen,
                     current,
                     old_before,
                 )?;
                 last_manifest = Instant::now();
-                seen = (0..PARTS).map(|_| FpTable::default()).collect();
                 round.files = inputs_of(&manifest, &current);
                 round.old_before = old_before;
             }
@@ -2362,19 +2362,11 @@ where
                 // kept, the parts it finished before are kept still).
                 drop(outs);
                 drop(runs);
+                // The seen sets, which the try added to, go to the disk as
+                // the split round starts (above).
                 current.done = done;
                 current.split = true;
                 stats.rounds_split += 1;
-                (current, old_before) = self.drop_seen(
-                    &dir,
-                    &mut manifest,
-                    &mut stats,
-                    &mut unsaved,
-                    current,
-                    old_before,
-                )?;
-                last_manifest = Instant::now();
-                seen = (0..PARTS).map(|_| FpTable::default()).collect();
                 manifest.current = Some(current);
                 continue 'search;
             }
@@ -2579,11 +2571,11 @@ where
                     &mut manifest,
                     &mut stats,
                     &mut unsaved,
+                    &mut seen,
                     current,
                     old_before,
                 )?;
                 last_manifest = Instant::now();
-                seen = (0..PARTS).map(|_| FpTable::default()).collect();
                 for (part, runs) in last_round.iter().enumerate() {
                     for run in runs {
                         for fp in run.to_vec() {
@@ -2666,21 +2658,24 @@ where
         Ok(LayeredOutcome { end, stats, goal })
     }
 
-    /// Drops the current layer's seen sets from memory (the caller
-    /// empties them): what is held is written, with a manifest, each
+    /// Drops the current layer's seen sets `seen` from memory (they are
+    /// left empty): what is held is written, with a manifest, each
     /// part's runs of the rounds from `old_before` to the one before
     /// `current`'s are merged into one file, and the returned round is the
     /// new `old_before`, before which the layer's rounds are looked up on
     /// disk ([`page_in`]).
+    #[allow(clippy::too_many_arguments)]
     fn drop_seen(
         &mut self,
         dir: &Path,
         manifest: &mut DiskManifest,
         stats: &mut LayeredStats,
         unsaved: &mut Unsaved,
+        seen: &mut Vec<FpTable>,
         current: Current,
         old_before: u32,
     ) -> Result<(Current, u32), CheckpointError> {
+        *seen = (0..PARTS).map(|_| FpTable::default()).collect();
         manifest.current = Some(current);
         self.save_disk_manifest(dir, manifest, stats, unsaved)?;
         let current = manifest.current.take().expect("just put");
