@@ -1,0 +1,90 @@
+//! Experiment: how many live positions of a search are one move past a
+//! dead end, so lost by "every position reachable from a lost one is
+//! lost", and would be skipped if the dead ends' successors were marked.
+//!
+//! ```text
+//! cargo run --release --example lost_exits -- FILE [MAX_POSITIONS] [deal]
+//! ```
+//!
+//! With `deal`, the search starts where every row left is dealt at once,
+//! so that the room test runs too.
+use std::collections::HashMap;
+
+use spider_analyzer::deal::load;
+use spider_analyzer::game::{Game, Move, Position};
+use spider_analyzer::solve::prune::dead_end;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let deal = load(args[1].as_ref()).unwrap();
+    let game = Game::new(&deal).unwrap();
+    let max: usize = args.get(2).map_or(2_000_000, |s| s.parse().unwrap());
+    let mut start = game.start().clone();
+    if args.get(3).is_some_and(|s| s == "deal") {
+        while game.rows_left(&start) > 0 {
+            start = game.apply(&start, Move::Deal).position;
+        }
+    }
+    let key = |p: &Position| p.sum_key(game.rows_left(p) == 0);
+    // Per position met: (expanded?, dead?, marked lost by a dead end's move?, marked before expanded?)
+    let mut positions = vec![start.clone()];
+    let mut index: HashMap<u128, u32> = HashMap::new();
+    index.insert(key(&start), 0);
+    let mut marked: Vec<bool> = vec![false];
+    let mut marked_first: Vec<bool> = vec![false];
+    let mut dead_count = 0u64;
+    let mut live = 0u64;
+    let mut moves = Vec::new();
+    let mut next = 0usize;
+    let t = std::time::Instant::now();
+    while next < positions.len() && next < max {
+        let pos = positions[next].clone();
+        let dead = dead_end(&game, &pos).is_some();
+        if dead {
+            dead_count += 1;
+        } else {
+            live += 1;
+            if marked[next] {
+                marked_first[next] = true;
+            }
+        }
+        moves.clear();
+        game.moves(&pos, &mut moves);
+        for &mv in &moves {
+            let q = game.apply(&pos, mv).position;
+            let k = key(&q);
+            let j = match index.get(&k) {
+                Some(&j) => j as usize,
+                None => {
+                    let j = positions.len();
+                    index.insert(k, j as u32);
+                    positions.push(q);
+                    marked.push(false);
+                    marked_first.push(false);
+                    j
+                }
+            };
+            if dead {
+                marked[j] = true;
+            }
+        }
+        next += 1;
+    }
+    // Live positions one move past a dead end (whenever the mark came).
+    let mut live_marked = 0u64;
+    let mut live_marked_first = 0u64;
+    for i in 0..next {
+        if marked[i] && dead_end(&game, &positions[i]).is_none() {
+            live_marked += 1;
+            live_marked_first += marked_first[i] as u64;
+        }
+    }
+    println!(
+        "{}: {next} expanded ({} met) in {:.1}s; {dead_count} dead ends, {live} live; {live_marked} live one move past a dead end ({:.1} % of live), {live_marked_first} of them marked before they were expanded ({:.1} %)",
+        args[1],
+        positions.len(),
+        t.elapsed().as_secs_f64(),
+        100.0 * live_marked as f64 / live.max(1) as f64,
+        100.0 * live_marked_first as f64 / live.max(1) as f64,
+    );
+}
