@@ -7,8 +7,9 @@
 //! ```
 use std::collections::HashMap;
 
-use spider_analyzer::deal::load;
-use spider_analyzer::game::{Game, Move, Position};
+mod breadth;
+
+use spider_analyzer::game::{Move, Position};
 use spider_analyzer::solve::prune::dead_end;
 use spider_analyzer::solve::stage::layer_of;
 
@@ -22,17 +23,8 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let deal = load(args[1].as_ref()).unwrap();
-    let game = Game::new(&deal).unwrap();
-    let max: usize = args.get(2).map_or(2_000_000, |s| s.parse().unwrap());
-    let mut start = game.start().clone();
-    if args.get(3).is_some_and(|s| s == "deal") {
-        while game.rows_left(&start) > 0 {
-            start = game.apply(&start, Move::Deal).position;
-        }
-    }
-    let key = |p: &Position| p.sum_key(game.rows_left(p) == 0);
+    let (file, game, max, start) = breadth::from_args();
+    let key = |p: &Position| breadth::key(&game, p);
     let mut positions = vec![start.clone()];
     let mut index: HashMap<u128, u32> = HashMap::new();
     index.insert(key(&start), 0);
@@ -97,7 +89,7 @@ fn main() {
     let dead_classes = classes.values().filter(|c| c.1 > 0).count();
     println!(
         "{}: {expanded} positions expanded ({} met) in {:.1}s; {dead_positions} dead ends; {} classes, {dead_classes} with a dead end, holding {in_dead_classes} positions ({:.1} %)",
-        args[1],
+        file,
         positions.len(),
         t.elapsed().as_secs_f64(),
         classes.len(),

@@ -10,23 +10,15 @@
 //! so that the room test runs too.
 use std::collections::HashMap;
 
-use spider_analyzer::deal::load;
-use spider_analyzer::game::{Game, Move, Position};
+mod breadth;
+
+use spider_analyzer::game::Position;
 use spider_analyzer::solve::prune::dead_end;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let deal = load(args[1].as_ref()).unwrap();
-    let game = Game::new(&deal).unwrap();
-    let max: usize = args.get(2).map_or(2_000_000, |s| s.parse().unwrap());
-    let mut start = game.start().clone();
-    if args.get(3).is_some_and(|s| s == "deal") {
-        while game.rows_left(&start) > 0 {
-            start = game.apply(&start, Move::Deal).position;
-        }
-    }
-    let key = |p: &Position| p.sum_key(game.rows_left(p) == 0);
-    // Per position met: (expanded?, dead?, marked lost by a dead end's move?, marked before expanded?)
+    let (file, game, max, start) = breadth::from_args();
+    let key = |p: &Position| breadth::key(&game, p);
+    // Per position met: is it one move past a dead end, and was it so before it was expanded?
     let mut positions = vec![start.clone()];
     let mut index: HashMap<u128, u32> = HashMap::new();
     index.insert(key(&start), 0);
@@ -81,7 +73,7 @@ fn main() {
     }
     println!(
         "{}: {next} expanded ({} met) in {:.1}s; {dead_count} dead ends, {live} live; {live_marked} live one move past a dead end ({:.1} % of live), {live_marked_first} of them marked before they were expanded ({:.1} %)",
-        args[1],
+        file,
         positions.len(),
         t.elapsed().as_secs_f64(),
         100.0 * live_marked as f64 / live.max(1) as f64,
