@@ -25,16 +25,14 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
 fn main() {
     let (file, game, max, start) = breadth::from_args();
     let key = |p: &Position| breadth::key(&game, p);
-    let mut positions = vec![start.clone()];
-    let mut index: HashMap<u128, u32> = HashMap::new();
-    index.insert(key(&start), 0);
+    let mut met = breadth::Met::new(&game, &start);
     let mut parent: Vec<u32> = vec![0];
     let mut dead: Vec<bool> = Vec::new();
     let mut moves = Vec::new();
     let mut next = 0usize;
     let t = std::time::Instant::now();
-    while next < positions.len() && next < max {
-        let pos = positions[next].clone();
+    while next < met.positions.len() && next < max {
+        let pos = met.positions[next].clone();
         dead.push(dead_end(&game, &pos).is_some());
         moves.clear();
         game.moves(&pos, &mut moves);
@@ -55,17 +53,11 @@ fn main() {
                 }
                 _ => false,
             };
-            let k = key(&q);
-            let j = match index.get(&k) {
-                Some(&j) => j,
-                None => {
-                    let j = positions.len() as u32;
-                    index.insert(k, j);
-                    positions.push(q);
-                    parent.push(j);
-                    j
-                }
-            };
+            let (j, new) = met.add(&game, q);
+            let j = j as u32;
+            if new {
+                parent.push(j);
+            }
             if reversible {
                 let (a, b) = (find(&mut parent, next as u32), find(&mut parent, j));
                 if a != b {
@@ -78,11 +70,13 @@ fn main() {
     let expanded = next;
     // Classes among the expanded positions.
     let mut classes: HashMap<u32, (u64, u64, u64)> = HashMap::new(); // size, dead hits, layer
-    for i in 0..expanded {
+    for (i, &d) in dead.iter().enumerate() {
         let r = find(&mut parent, i as u32);
-        let e = classes.entry(r).or_insert((0, 0, layer_of(&positions[i])));
+        let e = classes
+            .entry(r)
+            .or_insert((0, 0, layer_of(&met.positions[i])));
         e.0 += 1;
-        e.1 += dead[i] as u64;
+        e.1 += d as u64;
     }
     let dead_positions: u64 = dead.iter().filter(|&&d| d).count() as u64;
     let in_dead_classes: u64 = classes.values().filter(|c| c.1 > 0).map(|c| c.0).sum();
@@ -90,7 +84,7 @@ fn main() {
     println!(
         "{}: {expanded} positions expanded ({} met) in {:.1}s; {dead_positions} dead ends; {} classes, {dead_classes} with a dead end, holding {in_dead_classes} positions ({:.1} %)",
         file,
-        positions.len(),
+        met.positions.len(),
         t.elapsed().as_secs_f64(),
         classes.len(),
         100.0 * in_dead_classes as f64 / expanded as f64

@@ -8,20 +8,14 @@
 //!
 //! With `deal`, the search starts where every row left is dealt at once,
 //! so that the room test runs too.
-use std::collections::HashMap;
-
 mod breadth;
 
-use spider_analyzer::game::Position;
 use spider_analyzer::solve::prune::dead_end;
 
 fn main() {
     let (file, game, max, start) = breadth::from_args();
-    let key = |p: &Position| breadth::key(&game, p);
     // Per position met: is it one move past a dead end, and was it so before it was expanded?
-    let mut positions = vec![start.clone()];
-    let mut index: HashMap<u128, u32> = HashMap::new();
-    index.insert(key(&start), 0);
+    let mut met = breadth::Met::new(&game, &start);
     let mut marked: Vec<bool> = vec![false];
     let mut marked_first: Vec<bool> = vec![false];
     let mut dead_count = 0u64;
@@ -29,8 +23,8 @@ fn main() {
     let mut moves = Vec::new();
     let mut next = 0usize;
     let t = std::time::Instant::now();
-    while next < positions.len() && next < max {
-        let pos = positions[next].clone();
+    while next < met.positions.len() && next < max {
+        let pos = met.positions[next].clone();
         let dead = dead_end(&game, &pos).is_some();
         if dead {
             dead_count += 1;
@@ -43,19 +37,11 @@ fn main() {
         moves.clear();
         game.moves(&pos, &mut moves);
         for &mv in &moves {
-            let q = game.apply(&pos, mv).position;
-            let k = key(&q);
-            let j = match index.get(&k) {
-                Some(&j) => j as usize,
-                None => {
-                    let j = positions.len();
-                    index.insert(k, j as u32);
-                    positions.push(q);
-                    marked.push(false);
-                    marked_first.push(false);
-                    j
-                }
-            };
+            let (j, new) = met.add(&game, game.apply(&pos, mv).position);
+            if new {
+                marked.push(false);
+                marked_first.push(false);
+            }
             if dead {
                 marked[j] = true;
             }
@@ -66,7 +52,7 @@ fn main() {
     let mut live_marked = 0u64;
     let mut live_marked_first = 0u64;
     for i in 0..next {
-        if marked[i] && dead_end(&game, &positions[i]).is_none() {
+        if marked[i] && dead_end(&game, &met.positions[i]).is_none() {
             live_marked += 1;
             live_marked_first += marked_first[i] as u64;
         }
@@ -74,7 +60,7 @@ fn main() {
     println!(
         "{}: {next} expanded ({} met) in {:.1}s; {dead_count} dead ends, {live} live; {live_marked} live one move past a dead end ({:.1} % of live), {live_marked_first} of them marked before they were expanded ({:.1} %)",
         file,
-        positions.len(),
+        met.positions.len(),
         t.elapsed().as_secs_f64(),
         100.0 * live_marked as f64 / live.max(1) as f64,
         100.0 * live_marked_first as f64 / live.max(1) as f64,
