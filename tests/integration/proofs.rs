@@ -283,6 +283,53 @@ fn the_start_is_tested_harder_than_a_search_entry() {
     );
 }
 
+/// The room test tried harder where the last row is dealt
+/// (`examples/dealt_effort.rs`): of the 356 positions `r1-g5016`'s last deal
+/// can lead to (its stage before the deal holds 356 positions), the test
+/// of a search entry proves 91 lost, and the one with 20,000 relaxed states
+/// that never gives up on emptied piles 199, among them every one of the
+/// 91. (The last stage they enter is no smaller for it: the live ones
+/// reach the rest, docs/changelog.md.)
+#[test]
+fn trying_harder_where_the_last_row_is_dealt_proves_more_and_all_of_the_rest() {
+    use spider_analyzer::solve::prune::dead_end_as_hard_as;
+    use spider_analyzer::solve::room::Effort;
+    let game = Game::new(&ladder_position("r1-g5016")).unwrap();
+    let mut seen = std::collections::HashSet::from([game.start().clone()]);
+    let mut queue = vec![game.start().clone()];
+    let (mut next, mut moves, mut dealt) = (0, Vec::new(), Vec::new());
+    while let Some(position) = queue.get(next).cloned() {
+        next += 1;
+        moves.clear();
+        game.moves(&position, &mut moves);
+        for &mv in &moves {
+            let to = game.apply(&position, mv).position;
+            if mv == Move::Deal {
+                dealt.push(to);
+            } else if seen.insert(to.clone()) {
+                queue.push(to);
+            }
+        }
+    }
+    assert_eq!((queue.len(), dealt.len()), (356, 356));
+    let harder = Effort {
+        budget: 20_000,
+        emptied_enough: 11,
+        remembers: false,
+        make_way: true,
+    };
+    let (mut entry, mut more) = (0, 0);
+    for position in &dealt {
+        assert_eq!(game.rows_left(position), 0);
+        let lost = dead_end_with(&game, position, RoomRule::MakeWay).is_some();
+        let lost_harder = dead_end_as_hard_as(&game, position, 200, harder).is_some();
+        assert!(lost_harder || !lost, "{position:?}");
+        entry += usize::from(lost);
+        more += usize::from(lost_harder);
+    }
+    assert_eq!((entry, more), (91, 199));
+}
+
 /// The plain search (every reduction off) examines all 1,580,660
 /// positions of `r0-g5014` and finds no win, nor do the guided passes.
 #[test]
