@@ -568,18 +568,12 @@ pub fn dead_end_at_start_filling(
     )
 }
 
-/// The dead-end test with the deal rule and the test of the first empty
-/// pile off, the first relaxation's search visiting at most `slot_budget`
-/// states and the room test trying as hard as `effort`: a way to measure
-/// what trying harder proves (`examples/dealt_effort.rs`). Trying harder
-/// only ever proves more, and every answer is one the arguments above
-/// cover.
-pub fn dead_end_as_hard_as(
-    game: &Game,
-    position: &Position,
-    slot_budget: u32,
-    effort: Effort,
-) -> Option<DeadEnd> {
+/// The dead-end test inside a search ([`dead_end_with`], the make-way rule
+/// on, the deal rule and the test of the first empty pile off), the room
+/// test trying as hard as `effort`: a way to measure what trying harder
+/// proves (`examples/dealt_effort.rs`). Trying harder only ever proves
+/// more, and every answer is one the arguments above cover.
+pub fn dead_end_as_hard_as(game: &Game, position: &Position, effort: Effort) -> Option<DeadEnd> {
     let rows = Rows {
         deals_fill: false,
         first_empty: None,
@@ -590,7 +584,7 @@ pub fn dead_end_as_hard_as(
         position,
         RoomRule::MakeWay,
         rows,
-        slot_budget,
+        SLOT_SEARCH_BUDGET,
         effort,
         None,
     )

@@ -156,6 +156,36 @@ pub(super) fn push_previews(
     });
 }
 
+/// The positions the next deal leads to from the stage `game` starts in:
+/// the stage's positions, breadth first by the explorer (at most
+/// `max_positions` of them), each with the next row dealt where the rules
+/// allow it, in the order the stage's positions were found; and how many
+/// positions of the stage were recorded. For measuring the tests on the
+/// positions a stage is left by (`examples/dealt_effort.rs`).
+pub fn dealt_from_the_first_stage(
+    game: &Game,
+    max_positions: Option<u64>,
+) -> (usize, Vec<Position>) {
+    use crate::explore::{Limits, Order, Search, Stop};
+    let problem = StageProblem::new(game, Scope::Stage(0));
+    let (_, graph) = Search::new(&problem)
+        .order(Order::BreadthFirst)
+        .stop(Stop::Exhaust)
+        .limits(Limits {
+            max_positions,
+            ..Limits::default()
+        })
+        .run_with_graph(|step: &Step| step.position.clone());
+    let dealt = graph
+        .graph()
+        .node_weights()
+        .map(|node| &node.label)
+        .filter(|position| game.check(position, Move::Deal).is_ok())
+        .map(|position| game.apply(position, Move::Deal).position)
+        .collect();
+    (graph.graph().node_count(), dealt)
+}
+
 impl<'g> StageProblem<'g> {
     /// The graph of `game` from its start, over `scope`.
     pub fn new(game: &'g Game, scope: Scope) -> StageProblem<'g> {

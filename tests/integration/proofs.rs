@@ -294,35 +294,19 @@ fn the_start_is_tested_harder_than_a_search_entry() {
 fn trying_harder_where_the_last_row_is_dealt_proves_more_and_all_of_the_rest() {
     use spider_analyzer::solve::prune::dead_end_as_hard_as;
     use spider_analyzer::solve::room::Effort;
+    use spider_analyzer::solve::stage::dealt_from_the_first_stage;
     let game = Game::new(&ladder_position("r1-g5016")).unwrap();
-    let mut seen = std::collections::HashSet::from([game.start().clone()]);
-    let mut queue = vec![game.start().clone()];
-    let (mut next, mut moves, mut dealt) = (0, Vec::new(), Vec::new());
-    while let Some(position) = queue.get(next).cloned() {
-        next += 1;
-        moves.clear();
-        game.moves(&position, &mut moves);
-        for &mv in &moves {
-            let to = game.apply(&position, mv).position;
-            if mv == Move::Deal {
-                dealt.push(to);
-            } else if seen.insert(to.clone()) {
-                queue.push(to);
-            }
-        }
-    }
-    assert_eq!((queue.len(), dealt.len()), (356, 356));
+    let (stage, dealt) = dealt_from_the_first_stage(&game, None);
+    assert_eq!((stage, dealt.len()), (356, 356));
     let harder = Effort {
         budget: 20_000,
-        emptied_enough: 11,
-        remembers: false,
-        make_way: true,
+        ..Effort::START
     };
     let (mut entry, mut more) = (0, 0);
     for position in &dealt {
         assert_eq!(game.rows_left(position), 0);
         let lost = dead_end_with(&game, position, RoomRule::MakeWay).is_some();
-        let lost_harder = dead_end_as_hard_as(&game, position, 200, harder).is_some();
+        let lost_harder = dead_end_as_hard_as(&game, position, harder).is_some();
         assert!(lost_harder || !lost, "{position:?}");
         entry += usize::from(lost);
         more += usize::from(lost_harder);
