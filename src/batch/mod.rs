@@ -100,6 +100,7 @@ mod test_support {
             seconds,
             positions: 10,
             line_length: line,
+            line: None,
             first_win_seconds: None,
             finished_at: 1000.0 + number as f64,
             blind: None,

@@ -70,6 +70,11 @@ pub struct Record {
     pub positions: u64,
     /// Moves of the winning line (deals included), when winnable.
     pub line_length: Option<usize>,
+    /// The winning line itself, in the compact notation of `spider replay`
+    /// (`4-3/1 deal ...`), replayed by the rules before it was written;
+    /// absent for the other verdicts and in files written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<String>,
     /// Seconds to the first win, before the time spent shortening its line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_win_seconds: Option<f64>,

@@ -98,6 +98,7 @@ pub fn decide(
         seconds,
         positions: analysis.positions,
         line_length: analysis.line.as_ref().map(Vec::len),
+        line: analysis.line.as_deref().map(crate::game::compact_line),
         first_win_seconds: analysis.first_win.map(|(time, _)| time.as_secs_f64()),
         finished_at: SystemTime::now()
             .duration_since(UNIX_EPOCH)

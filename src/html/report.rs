@@ -256,6 +256,7 @@ mod tests {
             seconds,
             positions: 10,
             line_length: line,
+            line: None,
             first_win_seconds: None,
             finished_at: 0.0,
             blind: None,
