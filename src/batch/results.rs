@@ -121,6 +121,13 @@ pub struct BlindRecord {
     /// absent in files written before it was kept (2026-11-28).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game_seed: Option<u64>,
+    /// The player's raw chance shown at each move, in order (`null` where
+    /// it showed none): the share of its playouts or sampled completions
+    /// won, before calibration. What the calibration of the chance is
+    /// fitted on and checked against ([`crate::unknown::chance`]); absent
+    /// in files written before it was kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chances: Vec<Option<f32>>,
 }
 
 /// The settings of the blind player, as a results file keeps them.

@@ -473,6 +473,7 @@ mod tests {
                 seed: 1,
             },
             game_seed: None,
+            chances: Vec::new(),
         };
         let mut records = vec![
             record(1, Verdict::Winnable, 1.0, Some(100)),

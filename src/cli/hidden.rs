@@ -157,6 +157,11 @@ pub fn run(
                 ended: hidden.ended.to_string(),
                 settings: kept(settings),
                 game_seed: Some(mine.seed),
+                chances: hidden
+                    .log
+                    .iter()
+                    .map(|m| m.win_estimate.map(|e| e.share as f32))
+                    .collect(),
             });
             if let Some(writer) = &writer {
                 writer.write(&record)?;

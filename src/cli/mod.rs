@@ -22,6 +22,7 @@ mod queens;
 mod quiz;
 mod replay;
 mod show;
+mod train;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -89,6 +90,8 @@ enum Command {
     Queens(queens::Args),
     /// Solve a self-referential multiple-choice quiz with the search engine.
     Quiz(quiz::Args),
+    /// Learn the blind playout policy's weights from blind games and write the weights file.
+    Train(train::Args),
 }
 
 /// Parses the command line, runs the subcommand and returns its exit code.
@@ -121,6 +124,7 @@ pub fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Queens(args) => queens::run(args),
         Command::Quiz(args) => quiz::run(args),
+        Command::Train(args) => train::run(args),
     };
     match result {
         Ok(code) => code,

@@ -264,6 +264,7 @@ impl HiddenSettings {
             Player::Hop => Box::new(Hop::new(self.clone())),
             Player::Lookahead => Box::new(Lookahead::new(self.clone())),
             Player::Stage => Box::new(super::stage::Stage::new(self.clone())),
+            Player::Search => Box::new(super::search::Search::new(self.clone())),
         }
     }
 }

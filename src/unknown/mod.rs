@@ -20,16 +20,20 @@
 //!   [`deeper`]: a look past the card a line turns up, by drawn cards.
 
 pub mod blind;
+pub mod chance;
 pub mod completions;
 mod decided;
 pub mod deeper;
 pub mod hint;
 pub mod lookahead;
+pub mod playout;
 pub mod policy;
 pub mod referee;
 pub mod rollout;
 pub mod sample;
+pub mod search;
 pub mod stage;
+pub mod train;
 pub mod view;
 
 pub use decided::{Completion, CompletionError, Decided, SampleSummary};

@@ -167,6 +167,9 @@ pub enum Player {
     /// [`super::stage::Stage`]: the lookahead's best lines, each rated by
     /// rollouts of the lookahead player to the next deal.
     Stage,
+    /// [`super::search::Search`]: the search over the reveals, candidate
+    /// lines weighed by playouts of the learned fast policy.
+    Search,
 }
 
 impl Player {
@@ -192,11 +195,12 @@ impl Player {
     pub fn default_samples(self) -> usize {
         match self {
             Player::Stage => 6,
+            Player::Search => super::search::DEFAULT_THINK,
             Player::Hop | Player::Rollout | Player::Lookahead => 3,
         }
     }
 
-    pub const NAMES: [&'static str; 4] = ["hop", "rollout", "lookahead", "stage"];
+    pub const NAMES: [&'static str; 5] = ["hop", "rollout", "lookahead", "stage", "search"];
 
     /// The player named `name` ([`Player::NAMES`]).
     pub fn named(name: &str) -> Option<Player> {
@@ -205,6 +209,7 @@ impl Player {
             "hop" => Some(Player::Hop),
             "lookahead" => Some(Player::Lookahead),
             "stage" => Some(Player::Stage),
+            "search" => Some(Player::Search),
             _ => None,
         }
     }
@@ -215,6 +220,7 @@ impl Player {
             Player::Hop => "hop",
             Player::Lookahead => "lookahead",
             Player::Stage => "stage",
+            Player::Search => "search",
         }
     }
 }

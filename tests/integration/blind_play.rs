@@ -982,3 +982,52 @@ fn the_hints_move_is_the_first_move_of_play_with_the_same_seed() {
         );
     }
 }
+
+/// The search over the reveals cannot peek either: twin deals that differ
+/// only in hidden cards are played alike until one of them turns up, with
+/// the same seed, and the same moves are played on one thread and on two
+/// (its playouts run in parallel; their draws are seeded per decision by
+/// the position as seen).
+#[test]
+fn the_search_player_plays_deals_alike_until_a_hidden_difference_turns_up() {
+    let (deal, other) = twins();
+    let mut logs = Vec::new();
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let (a, b) = pool.install(|| {
+            (
+                log_of(&deal, 11, Player::Search),
+                log_of(&other, 11, Player::Search),
+            )
+        });
+        assert!(!a.is_empty());
+        let split = same_until_a_difference_turns_up(&moves_and_cards(&a), &moves_and_cards(&b));
+        assert!(split.is_some(), "the swapped cards never turned up");
+        logs.push(moves_and_cards(&a));
+    }
+    assert_eq!(logs[0], logs[1], "one thread and two played differently");
+}
+
+/// The same at 4 suits: PySol 7 and the same deal with the top face-down
+/// cards of piles 1 and 2 swapped.
+#[test]
+fn at_four_suits_the_search_player_plays_deals_alike_until_a_hidden_difference_turns_up() {
+    let deal = spider_analyzer::deal::pysol::deal(7, Rules::Standard).unwrap();
+    let mut other = deal.clone();
+    let (a, b) = (
+        *other.piles[0].face_down.last().unwrap(),
+        *other.piles[1].face_down.last().unwrap(),
+    );
+    *other.piles[0].face_down.last_mut().unwrap() = b;
+    *other.piles[1].face_down.last_mut().unwrap() = a;
+    let (a, b) = (
+        log_of(&deal, 3, Player::Search),
+        log_of(&other, 3, Player::Search),
+    );
+    assert!(!a.is_empty());
+    let split = same_until_a_difference_turns_up(&moves_and_cards(&a), &moves_and_cards(&b));
+    assert!(split.is_some(), "the swapped cards never turned up");
+}

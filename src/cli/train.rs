@@ -1,0 +1,227 @@
+//! `spider train`: learn the playout policy's weights from blind games
+//! (see [`spider_analyzer::unknown::train`]) and write the weights file.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use spider_analyzer::batch::DealRange;
+use spider_analyzer::cards::SuitCount;
+use spider_analyzer::unknown::playout::{
+    LINE_POSITIONS, TrainedWith, WeightsFile, shipped_file, starting_weights,
+};
+use spider_analyzer::unknown::train::{Training, evaluate, own_tables, train};
+
+/// Arguments of `spider train`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = super::exit_codes!(
+    "0  the weights file was written",
+    "2  bad usage or bad input (a flag out of range, an unreadable weights file, an output not written over)",
+))]
+pub struct Args {
+    /// The suit count whose weights are learned (the file keeps the others).
+    #[arg(long, value_name = "1|2|4", value_parser = super::deal::parse_suits, required_unless_present = "calibrate")]
+    pub suits: Option<SuitCount>,
+    /// The own numbered deals the policy plays, A..B (both inclusive), at
+    /// `--suits` suits and standard rules.
+    #[arg(long, value_name = "A..B", required_unless_present = "calibrate")]
+    pub deals: Option<String>,
+    /// Instead of learning weights: fit the calibration of the search
+    /// player's chance on the blind games of these results files
+    /// (`spider batch --hidden --player search -o FILE`), one per suit
+    /// count found in them, and print the reliability tables before and after.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["suits", "deals"])]
+    pub calibrate: Vec<PathBuf>,
+    /// Rounds of the cross-entropy method.
+    #[arg(long, default_value = "10", value_parser = super::flags::whole_usize(1, 1000))]
+    pub rounds: usize,
+    /// Weight vectors drawn and played each round.
+    #[arg(long, default_value = "30", value_parser = super::flags::whole_usize(4, 10_000))]
+    pub population: usize,
+    /// Positions of the policy's line search at each decision.
+    #[arg(long, default_value_t = LINE_POSITIONS, value_parser = super::flags::whole_usize(1, 1_000_000))]
+    pub budget: usize,
+    /// Seed of the draws (the same seed writes the same weights).
+    #[arg(long, default_value = "1")]
+    pub seed: u64,
+    /// Start from the lookahead's value instead of the shipped weights.
+    #[arg(long)]
+    pub from_scratch: bool,
+    /// The weights file to start from (default: the one that ships).
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+    /// Threads (default: one per core).
+    #[arg(short, long, value_parser = super::flags::whole_usize(1, 1024))]
+    pub jobs: Option<usize>,
+    /// Where to write the weights file (JSON).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Trains and writes the weights file.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !args.calibrate.is_empty() {
+        return calibrate(&args);
+    }
+    let (Some(suits), Some(deals)) = (args.suits, &args.deals) else {
+        anyhow::bail!("give --suits and --deals, or --calibrate FILE...");
+    };
+    let range: DealRange = deals.parse()?;
+    let (first, last) = (range.first as u64, range.last as u64);
+    if range.last > u64::MAX as u128 || last - first >= 100_000 {
+        anyhow::bail!("--deals: at most 100000 deals, numbered below 2^64");
+    }
+    let mut file = base_file(&args)?;
+    super::output::check(&args.output, &[], args.force)?;
+    let start = if args.from_scratch {
+        starting_weights(suits)
+    } else {
+        file.weights(suits)
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(super::flags::threads(args.jobs))
+        .build()?;
+    let settings = Training {
+        rounds: args.rounds,
+        population: args.population,
+        seed: args.seed,
+        budget: args.budget,
+        ..Training::default()
+    };
+    let tables = own_tables(first, last, suits);
+    let (weights, played) = pool.install(|| {
+        let before = evaluate(&tables, &start, args.budget);
+        eprintln!(
+            "start: score {:.4}, won {} of {}",
+            before.score, before.won, before.games
+        );
+        train(&tables, &start, &settings, &mut |round| {
+            eprintln!(
+                "round {}: the mean's score {:.4} (won {}), best drawn {:.4} (won {})",
+                round.round,
+                round.mean_of_means.score,
+                round.mean_of_means.won,
+                round.best.score,
+                round.best.won
+            );
+        })
+    });
+    file.set(suits, &weights);
+    let suits = suits.count();
+    file.trained.retain(|t| t.suits != suits);
+    file.trained.push(TrainedWith {
+        suits,
+        command: format!(
+            "spider train --suits {suits} --deals {first}..{last} --rounds {} --population {} --budget {} --seed {}{}",
+            args.rounds,
+            args.population,
+            args.budget,
+            args.seed,
+            if args.from_scratch {
+                " --from-scratch"
+            } else {
+                ""
+            }
+        ),
+        score: played.score,
+        won: played.won as f64 / played.games.max(1) as f64,
+    });
+    file.trained.sort_by_key(|t| t.suits);
+    let text = serde_json::to_string_pretty(&file)? + "\n";
+    super::output::write(&args.output, &[], args.force, |out| {
+        out.write_all(text.as_bytes())
+    })?;
+    println!(
+        "{}: {suits}-suit weights written (score {:.4}, won {} of {} training games)",
+        args.output.display(),
+        played.score,
+        played.won,
+        played.games
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The weights file to start from: `--from`, or the one that ships.
+fn base_file(args: &Args) -> anyhow::Result<WeightsFile> {
+    Ok(match &args.from {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
+            WeightsFile::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+        }
+        None => shipped_file().clone(),
+    })
+}
+
+/// `--calibrate`: fits the chance's calibration on recorded games.
+fn calibrate(args: &Args) -> anyhow::Result<ExitCode> {
+    use spider_analyzer::batch::ResultsFile;
+    use spider_analyzer::unknown::chance::{Calibration, Reliability, fit, points_of};
+    let mut file = base_file(args)?;
+    let inputs: Vec<&std::path::Path> = args.calibrate.iter().map(|p| p.as_path()).collect();
+    super::output::check(&args.output, &inputs, args.force)?;
+    let mut records = Vec::new();
+    for path in &args.calibrate {
+        let read = ResultsFile::read(path)?;
+        records.extend(read.records);
+    }
+    let mut fitted = 0;
+    for suits in [1usize, 2, 4] {
+        let mine: Vec<_> = records
+            .iter()
+            .filter(|r| {
+                r.suits.count() == suits
+                    && r.blind
+                        .as_ref()
+                        .is_some_and(|b| b.settings.player == "search")
+            })
+            .cloned()
+            .collect();
+        let points = points_of(&mine);
+        if points.is_empty() {
+            continue;
+        }
+        let steps = fit(&points);
+        let calibration = Calibration {
+            suits,
+            steps,
+            fitted_on: format!(
+                "{} positions of {} games of the search player in {}",
+                points.len(),
+                mine.len(),
+                args.calibrate
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let raw: Vec<(f64, bool)> = points.iter().map(|&(p, w)| (p as f64, w)).collect();
+        let shown: Vec<(f64, bool)> = raw
+            .iter()
+            .map(|&(p, w)| (calibration.chance(p), w))
+            .collect();
+        println!(
+            "{suits} suit(s), the raw share:\n{}",
+            Reliability::of(&raw).text()
+        );
+        println!(
+            "{suits} suit(s), calibrated:\n{}",
+            Reliability::of(&shown).text()
+        );
+        file.chance.retain(|c| c.suits != suits);
+        file.chance.push(calibration);
+        fitted += 1;
+    }
+    if fitted == 0 {
+        anyhow::bail!("no blind game of the search player with its chances in these files");
+    }
+    file.chance.sort_by_key(|c| c.suits);
+    let text = serde_json::to_string_pretty(&file)? + "\n";
+    super::output::write(&args.output, &inputs, args.force, |out| {
+        out.write_all(text.as_bytes())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
