@@ -22,6 +22,7 @@ mod queens;
 mod quiz;
 mod replay;
 mod show;
+mod verify;
 
 use std::io::Write;
 use std::process::ExitCode;
