@@ -54,11 +54,12 @@ pub enum BatchError {
         path.display()
     )]
     NotResults { path: PathBuf, line: usize },
-    /// A compressed results file given to be appended to.
+    /// A compressed results file (or a `.zst` name) given to be written.
     #[error(
-        "{}: a compressed results file cannot be appended to; to resume, decompress it \
-         (zstd -d), rerun the same command on the plain file, then compress it again \
-         (zstd -19); --summarize, --html and --verify read it as it is",
+        "{}: a batch writes plain JSON Lines, never a compressed (.zst) results file; \
+         to resume one, decompress it (zstd -d), rerun the same command on the plain \
+         file, then compress it again (zstd -19); --summarize, --html and --verify read \
+         it as it is",
         .0.display()
     )]
     Compressed(PathBuf),

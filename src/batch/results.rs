@@ -361,6 +361,11 @@ impl RecordWriter {
             };
             return Ok((writer, ResultsFile::parse("")));
         }
+        // A batch writes plain lines: a `.zst` name is refused before a
+        // file of that name is created (a compressed file is refused below).
+        if path.extension().is_some_and(|ext| ext == "zst") {
+            return Err(BatchError::Compressed(path.to_path_buf()));
+        }
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)

@@ -284,6 +284,16 @@ fn verify_replays_each_line_proves_each_loss_and_names_a_tampered_row() {
         .code(2)
         .stderr(predicate::str::contains("decompress it (zstd -d), rerun"));
     assert_eq!(std::fs::read(&zst).unwrap(), before);
+    // Nor is a new file of that name begun.
+    let new_zst = dir.path().join("new.jsonl.zst");
+    spider()
+        .args(["batch", "--pysol", "14934", "-o", new_zst.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "never a compressed (.zst) results file",
+        ));
+    assert!(!new_zst.exists());
 
     // Tampered: game 14935's row given game 14936's line; a stray line;
     // game 14934 written twice.
