@@ -7,9 +7,9 @@
 #
 # SPIDER: the spider binary (default: target/release/spider, built if
 # missing). WORKDIR: where the proof's directory, the tasks' logs and the
-# two reports go (default: a new temporary directory). Needs root (it
-# installs slurm-wlm and munge with apt-get, writes /etc/slurm/slurm.conf
-# and starts munged, slurmctld and slurmd when they are not running).
+# two reports go (default: a new temporary directory). Needs root, for
+# scripts/slurm-local start (it installs slurm-wlm and munge with apt-get,
+# writes /etc/slurm/slurm.conf and starts munged, slurmctld and slurmd).
 # Exit 0 when the counts agree, 1 when they differ, 2 on a setup error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,56 +23,9 @@ spider=$(realpath "$spider")
 mkdir -p "$work/logs"
 work=$(realpath "$work")
 
-if [ "$(id -u)" != 0 ]; then
-  echo "slurm-one-node: needs root (apt-get, /etc/slurm)" >&2
-  exit 2
-fi
-if ! command -v sbatch >/dev/null 2>&1; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null
-fi
-
-host=$(hostname -s)
-cpus=$(nproc)
-if [ ! -f /etc/slurm/slurm.conf ]; then
-  mkdir -p /var/spool/slurmctld /var/spool/slurmd /var/log/slurm
-  cat > /etc/slurm/slurm.conf <<EOF
-ClusterName=local
-SlurmctldHost=$host
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-StateSaveLocation=/var/spool/slurmctld
-SlurmdSpoolDir=/var/spool/slurmd
-SchedulerType=sched/backfill
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-ReturnToService=2
-MpiDefault=none
-JobCompType=jobcomp/none
-AccountingStorageType=accounting_storage/none
-SlurmctldLogFile=/var/log/slurm/slurmctld.log
-SlurmdLogFile=/var/log/slurm/slurmd.log
-NodeName=$host CPUs=$cpus State=UNKNOWN
-PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
-EOF
-fi
-if ! pgrep -x munged >/dev/null; then
-  [ -f /etc/munge/munge.key ] || mungekey -c
-  chown munge:munge /etc/munge/munge.key
-  chmod 400 /etc/munge/munge.key
-  mkdir -p /run/munge && chown munge:munge /run/munge
-  runuser -u munge -- /usr/sbin/munged
-fi
-pgrep -x slurmctld >/dev/null || (slurmctld -D >/dev/null 2>&1 &)
-sleep 2
-pgrep -x slurmd >/dev/null || (slurmd -D >/dev/null 2>&1 &)
-for _ in $(seq 30); do
-  sinfo -h -o %T 2>/dev/null | grep -q idle && break
-  sleep 1
-done
-sinfo
+# The cluster of one node: scripts/slurm-local (installs, configures and
+# starts it when it is not up; stop it with `scripts/slurm-local stop`).
+scripts/slurm-local start || exit 2
 
 # Stage 1 of the bundled game: 11,977,064 positions. Rounds whose tasks
 # read at least a million records go to Slurm (13 here), the others run

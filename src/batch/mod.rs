@@ -21,15 +21,18 @@ mod results;
 mod run;
 mod shard;
 mod summary;
+mod verify;
 
 use std::path::{Path, PathBuf};
 
 pub use results::{
-    BlindRecord, BlindSettings, DealKey, Header, Record, RecordWriter, ResultsFile, merge,
+    BlindRecord, BlindSettings, DealKey, Header, Record, RecordWriter, ResultsFile, is_compressed,
+    merge,
 };
 pub use run::{BatchConfig, decide, run};
 pub use shard::{DealRange, Shard, Source, numbered_deal};
 pub use summary::{Share, StopCounts, Summary};
+pub use verify::{Checked, check, why_lost};
 
 /// What can go wrong in a batch: bad ranges or shards, files that cannot be
 /// read or written.
@@ -51,6 +54,15 @@ pub enum BatchError {
         path.display()
     )]
     NotResults { path: PathBuf, line: usize },
+    /// A compressed results file (or a `.zst` name) given to be written.
+    #[error(
+        "{}: a batch writes plain JSON Lines, never a compressed (.zst) results file; \
+         to resume one, decompress it (zstd -d), rerun the same command on the plain \
+         file, then compress it again (zstd -19); --summarize, --html and --verify read \
+         it as it is",
+        .0.display()
+    )]
+    Compressed(PathBuf),
     /// A results file another batch is writing to (it holds the lock).
     #[error(
         "{}: another spider batch is writing to this results file (it holds its lock); \

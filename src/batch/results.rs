@@ -225,6 +225,18 @@ pub struct ResultsFile {
     /// The file's last line lacks its newline (a record, or a line torn by
     /// an interruption): one is added before appending.
     pub needs_newline: bool,
+    /// The 1-based line of each record, in the order of `records`.
+    pub record_lines: Vec<usize>,
+    /// The lines that are not records (the header apart), 1-based.
+    pub stray_lines: Vec<usize>,
+}
+
+/// The first four bytes of a Zstandard frame.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// Whether `bytes` start as a Zstandard frame does (a `.zst` file).
+pub fn is_compressed(bytes: &[u8]) -> bool {
+    bytes.starts_with(&ZSTD_MAGIC)
 }
 
 impl ResultsFile {
@@ -247,8 +259,12 @@ impl ResultsFile {
                 continue;
             }
             match serde_json::from_str::<Record>(body) {
-                Ok(record) => out.records.push(record),
+                Ok(record) => {
+                    out.records.push(record);
+                    out.record_lines.push(index + 1);
+                }
                 Err(err) => {
+                    out.stray_lines.push(index + 1);
                     if first {
                         out.stray_first_line = Some(index + 1);
                     }
@@ -273,10 +289,22 @@ impl ResultsFile {
         self.header.is_some() || (self.stray_first_line.is_none() && !self.records.is_empty())
     }
 
-    /// Reads a results file from disk; refuses a file that is not one (see
-    /// [`ResultsFile::is_results_file`]).
+    /// Reads a results file from disk, plain or compressed with Zstandard
+    /// (told by its first bytes, whatever its name); refuses a file that is
+    /// not one (see [`ResultsFile::is_results_file`]).
     pub fn read(path: &Path) -> Result<ResultsFile, BatchError> {
-        let bytes = std::fs::read(path).map_err(|err| BatchError::io(path, err))?;
+        let mut bytes = std::fs::read(path).map_err(|err| BatchError::io(path, err))?;
+        if is_compressed(&bytes) {
+            bytes = zstd::stream::decode_all(&bytes[..]).map_err(|err| {
+                BatchError::io(
+                    path,
+                    std::io::Error::new(
+                        err.kind(),
+                        format!("cannot decompress this Zstandard file: {err}"),
+                    ),
+                )
+            })?;
+        }
         let file = ResultsFile::parse(&String::from_utf8_lossy(&bytes));
         if !file.is_results_file() {
             return Err(not_results(path, &file));
@@ -340,6 +368,11 @@ impl RecordWriter {
             };
             return Ok((writer, ResultsFile::parse("")));
         }
+        // A batch writes plain lines: a `.zst` name is refused before a
+        // file of that name is created (a compressed file is refused below).
+        if path.extension().is_some_and(|ext| ext == "zst") {
+            return Err(BatchError::Compressed(path.to_path_buf()));
+        }
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)
@@ -355,6 +388,9 @@ impl RecordWriter {
         }
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(io)?;
+        if is_compressed(&bytes) {
+            return Err(BatchError::Compressed(path.to_path_buf()));
+        }
         let text = String::from_utf8_lossy(&bytes);
         let existing = ResultsFile::parse(&text);
         if text.trim().is_empty() {

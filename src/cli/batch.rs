@@ -29,10 +29,12 @@ const EXIT_INTERRUPTED: u8 = super::EXIT_INTERRUPTED;
 // `--time-limit -1` reaches the flag's reader, which names the range.
 #[command(allow_negative_numbers = true)]
 #[command(after_help = super::exit_codes!(
-    "0  done: every deal decided or stopped by its limits (the summary counts each verdict)",
+    "0  done: every deal decided or stopped by its limits (the summary counts each verdict);",
+    "   with --verify: every row holds",
+    "1  with --verify: a row does not hold (each is named, with its file and line)",
     "2  bad usage or bad input, or the results file is not one: nothing touched",
 ))]
-#[command(group(clap::ArgGroup::new("deals").args(["number", "pysol", "summarize"]).required(true)))]
+#[command(group(clap::ArgGroup::new("deals").args(["number", "pysol", "summarize", "verify"]).required(true)))]
 pub struct Args {
     /// Own deal numbers A..B (both inclusive), e.g. 1..1000.
     #[arg(long, value_name = "A..B")]
@@ -68,6 +70,17 @@ pub struct Args {
     /// Merge these results files into one summary (no solving).
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["number", "pysol", "output", "shard", "jobs", "time_limit", "max_positions"])]
     pub(super) summarize: Vec<PathBuf>,
+    /// Check every row of these results files (plain or .zst): deal each
+    /// game again from its number, replay each winnable row's line by the
+    /// rules (it must win, in the moves the row says), prove each
+    /// unwinnable row lost again within --max-positions/--time-limit, with
+    /// -j searches at once. Exit 1 when a row does not hold.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["number", "pysol", "output", "shard", "summarize", "html"])]
+    verify: Vec<PathBuf>,
+    /// With --verify: replay the lines only; unwinnable rows are left
+    /// unchecked (and counted so).
+    #[arg(long, requires = "verify")]
+    verify_lines_only: bool,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -129,6 +142,17 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.summarize.is_empty() {
         return summarize(&args);
+    }
+    if !args.verify.is_empty() {
+        return super::verify::run(
+            &args.verify,
+            (!args.verify_lines_only).then(|| Limits {
+                shorten_positions: 0,
+                ..args.budget.limits(super::flags::threads(args.jobs))
+            }),
+            args.jobs,
+            args.json,
+        );
     }
     if let Some(path) = &args.html {
         let inputs: Vec<&std::path::Path> = args.output.iter().map(PathBuf::as_path).collect();

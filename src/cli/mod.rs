@@ -23,6 +23,7 @@ mod quiz;
 mod replay;
 mod show;
 mod train;
+mod verify;
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -39,7 +39,7 @@ fn epoch() -> Instant {
 pub fn machine_low() -> bool {
     let now = epoch().elapsed().as_millis() as u64 + 1;
     let last = LAST_READ.load(Ordering::Relaxed);
-    if last != 0 && now - last < READ_EVERY.as_millis() as u64 {
+    if last != 0 && now.saturating_sub(last) < READ_EVERY.as_millis() as u64 {
         return LOW.load(Ordering::Relaxed);
     }
     if LAST_READ

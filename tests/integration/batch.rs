@@ -206,3 +206,144 @@ fn bad_usage_exits_2() {
         .assert()
         .stderr(predicate::str::contains("K must be between 1 and N"));
 }
+
+/// A small census (PySol games 14934 to 14936: one lost, two won, their
+/// lines kept) checked row by row; compressed, it reads the same; a
+/// tampered row, a stray line and a row written twice each fail.
+#[test]
+fn verify_replays_each_line_proves_each_loss_and_names_a_tampered_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("census.jsonl");
+    let out_text = out.to_str().unwrap();
+    spider()
+        .args(["batch", "--pysol", "14934..14936", "-j", "2"])
+        .args(crate::NO_SHORTENING)
+        .args(["-o", out_text])
+        .assert()
+        .success();
+    let rows = records(&out);
+    let verdicts: Vec<&str> = rows
+        .iter()
+        .map(|r| r["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts.iter().filter(|v| **v == "winnable").count(), 2);
+    assert_eq!(verdicts.iter().filter(|v| **v == "unwinnable").count(), 1);
+
+    let checked = |args: &[&str]| {
+        spider()
+            .args(["batch", "--verify"])
+            .args(args)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("rows checked             3"))
+            .stdout(predicate::str::contains("lines replayed           2"))
+            .stdout(predicate::str::contains("failing                  0"))
+            .stdout(predicate::str::contains(
+                "pysol deals, 4 suits, standard: 3 deals from 14934 to 14936, none missing",
+            ))
+    };
+    checked(&[out_text]).stdout(predicate::str::contains("losses proved            1"));
+    checked(&[out_text, "--verify-lines-only"])
+        .stdout(predicate::str::contains("losses unchecked         1"));
+
+    // Compressed with Zstandard: verified, summarized and reported as is.
+    let zst = dir.path().join("census.jsonl.zst");
+    std::fs::write(
+        &zst,
+        zstd::encode_all(std::fs::read(&out).unwrap().as_slice(), 19).unwrap(),
+    )
+    .unwrap();
+    let zst_text = zst.to_str().unwrap();
+    checked(&[zst_text]);
+    let plain = spider()
+        .args(["batch", "--summarize", out_text, "--json"])
+        .output()
+        .unwrap();
+    let packed = spider()
+        .args(["batch", "--summarize", zst_text, "--json"])
+        .output()
+        .unwrap();
+    assert!(plain.status.success() && packed.status.success());
+    assert_eq!(plain.stdout, packed.stdout);
+    let page = dir.path().join("census.html");
+    spider()
+        .args(["batch", "--summarize", zst_text, "--html"])
+        .arg(&page)
+        .assert()
+        .success();
+    assert!(
+        std::fs::read_to_string(&page)
+            .unwrap()
+            .contains("data-deals=\"3\"")
+    );
+    // It is not appended to: the way to resume is said, the file untouched.
+    let before = std::fs::read(&zst).unwrap();
+    spider()
+        .args(["batch", "--pysol", "14934..14937", "-o", zst_text])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("decompress it (zstd -d), rerun"));
+    assert_eq!(std::fs::read(&zst).unwrap(), before);
+    // Nor is a new file of that name begun.
+    let new_zst = dir.path().join("new.jsonl.zst");
+    spider()
+        .args(["batch", "--pysol", "14934", "-o", new_zst.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "never a compressed (.zst) results file",
+        ));
+    assert!(!new_zst.exists());
+
+    // Tampered: game 14935's row given game 14936's line; a stray line;
+    // game 14934 written twice.
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let row_of = |lines: &[String], n: u64| {
+        lines
+            .iter()
+            .position(|l| l.contains(&format!("\"number\":{n},")))
+            .unwrap()
+    };
+    let (i35, i36, i34) = (
+        row_of(&lines, 14935),
+        row_of(&lines, 14936),
+        row_of(&lines, 14934),
+    );
+    let mut r35: Value = serde_json::from_str(&lines[i35]).unwrap();
+    let r36: Value = serde_json::from_str(&lines[i36]).unwrap();
+    r35["line"] = r36["line"].clone();
+    lines[i35] = r35.to_string();
+    lines.push("not a record".to_string());
+    lines.push(lines[i34].clone());
+    let tampered = dir.path().join("tampered.jsonl");
+    std::fs::write(&tampered, lines.join("\n") + "\n").unwrap();
+    let name = tampered.to_str().unwrap();
+    spider()
+        .args(["batch", "--verify", name, "--verify-lines-only"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(format!(
+            "{name}:{}: pysol 14935 (4 suits, standard): the line: move ",
+            i35 + 1
+        )))
+        .stdout(predicate::str::contains(format!(
+            "{name}:{}: not a result record",
+            lines.len() - 1
+        )))
+        .stdout(predicate::str::contains(format!(
+            "{name}:{}: pysol 14934 (4 suits, standard): recorded twice: first at {name}:{}",
+            lines.len(),
+            i34 + 1
+        )))
+        .stdout(predicate::str::contains("failing                  3"));
+
+    // Not a results file: bad input, exit 2.
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "my notes\n").unwrap();
+    spider()
+        .args(["batch", "--verify", notes.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a spider batch results file"));
+}

@@ -541,7 +541,7 @@ removed: [S, S, S, S, S, S]
 
 /// A smaller unwinnable deal, for the command-line proofs: three cards on
 /// the table can never fill the ten piles; 820 positions in three layers.
-const SMALL_LOST: &str = "suits: 1
+pub(crate) const SMALL_LOST: &str = "suits: 1
 rules: standard
 piles:
   - {face_down: [KS, QS], face_up: [2S]}

@@ -13,6 +13,7 @@ mod numbered;
 mod outputs;
 mod pages;
 mod proofs;
+mod slurm;
 mod solver;
 mod trust;
 mod unknown_cards;
