@@ -433,7 +433,7 @@ impl Problem for ExhaustiveProblem<'_> {
     /// expands more. Why these positions: moves that can be undone join
     /// positions into classes whose members all reach one another, so a
     /// class is lost as a whole or not at all. Measured on the ladder
-    /// (`examples/components.rs`), the test gave the same answer on every
+    /// (`lab/studies/components.rs`), the test gave the same answer on every
     /// member of a class, so testing where a class is entered finds the
     /// dead ends that testing everywhere finds (the same positions
     /// examined, docs/proofs.md), at a fraction of the tests.

@@ -571,7 +571,7 @@ pub fn dead_end_at_start_filling(
 /// The dead-end test inside a search ([`dead_end_with`], the make-way rule
 /// on, the deal rule and the test of the first empty pile off), the room
 /// test trying as hard as `effort`: a way to measure what trying harder
-/// proves (`examples/dealt_effort.rs`). Trying harder only ever proves
+/// proves (`lab/studies/dealt_effort.rs`). Trying harder only ever proves
 /// more, and every answer is one the arguments above cover.
 pub fn dead_end_as_hard_as(game: &Game, position: &Position, effort: Effort) -> Option<DeadEnd> {
     let rows = Rows {
