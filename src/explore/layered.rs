@@ -455,7 +455,7 @@ where
     }
 
     /// How long a batch of expansions may take before the next ones are
-    /// made smaller (see [`BATCH_TIME`], the default). The states found and
+    /// made smaller (see `BATCH_TIME`, the default). The states found and
     /// the counts of a finished search do not depend on it: tests set it to
     /// zero, which makes every batch after the first one unit of 1,024
     /// states.
@@ -477,7 +477,7 @@ where
 
     /// Keeps the search's states on disk in `options.dir` instead of in
     /// memory, and continues from what the directory holds (see
-    /// [`disk`](self::disk) and `docs/engine.md`): the same counts as the
+    /// `disk` and `docs/engine.md`): the same counts as the
     /// search in memory, in a few bytes of memory per position of the
     /// current layer. `id` names the search, as for
     /// [`checkpoint`](Layered::checkpoint) (which it replaces: the
@@ -1948,7 +1948,7 @@ fn write_manifest(
 }
 
 /// Parts of a layer file: a record goes to the part given by the top
-/// [`PART_BITS`] bits of its fingerprint, so part `p` of every layer file
+/// `PART_BITS` bits of its fingerprint, so part `p` of every layer file
 /// holds only the states of fingerprint part `p` (the unit of work for
 /// machines sharing one search, see `docs/engine.md`).
 pub const PARTS: usize = 1 << PART_BITS;

@@ -311,7 +311,7 @@ impl Position {
     }
 
     /// Pairs of known face-up cards, on every pile, where the upper card is
-    /// not one rank below the card it lies on (see [`out_of_order`]).
+    /// not one rank below the card it lies on (see `out_of_order`).
     pub fn out_of_order_total(&self) -> u32 {
         (0..PILES)
             .map(|pile| out_of_order(self.face_up_raw(pile)))

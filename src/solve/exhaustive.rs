@@ -52,7 +52,7 @@ pub struct Visit {
     /// The move that would lead straight back to the parent, if any.
     pub back: Option<Move>,
     /// Whether the dead-end test is run on it (see
-    /// [`ExhaustiveProblem::worth_testing`]).
+    /// `ExhaustiveProblem::worth_testing`).
     pub test: bool,
     /// Whether a deal led to it: where the room test runs by default
     /// ([`RoomTest::Deals`]; the start is tested before the search).

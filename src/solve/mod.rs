@@ -2,7 +2,7 @@
 //!
 //! [`analyze`] runs a few quick *probe* passes that look for a win along the
 //! most promising lines, then an *exhaustive* pass that examines every
-//! reachable position (see [`search`] for the stages, the passes and why the
+//! reachable position (see `search` for the stages, the passes and why the
 //! exhaustive pass keeps every win). A winning line is replayed through the
 //! rules before it is returned; one that fails is an internal error, never a
 //! win. Unknown (`XX`) cards end the search where they would turn up;
@@ -66,7 +66,7 @@ pub struct Limits {
     /// for a win first (to measure the proof search alone).
     pub exhaustive_only: bool,
     /// How many positions the search for a shorter line may keep once a
-    /// win is found (see [`improve`]); never past `time_limit`. Zero: keep
+    /// win is found (see `improve`); never past `time_limit`. Zero: keep
     /// the first line (after cutting its detours).
     pub shorten_positions: u64,
     /// Save the exhaustive pass in this directory at every layer boundary,
@@ -292,7 +292,7 @@ pub struct Analysis {
     /// How far the last exhaustive pass got, when one ran.
     pub proof: Option<ProofProgress>,
     /// When a beam searched every line made of the moves probes and beams
-    /// favour ([`heuristic::promising`]) and of deals, and found no win:
+    /// favour (`heuristic::promising`) and of deals, and found no win:
     /// the positions it examined. A win then needs another move (a lateral
     /// move, a split run, a whole pile onto an empty one).
     pub favoured_exhausted: Option<u64>,
@@ -857,7 +857,7 @@ fn shorter_line(
 
 /// `line` (which must win from the start of `game`), or a shorter winning
 /// line found by beams that keep at most `budget` positions: what
-/// `analyze` does with its first win (see [`improve`]).
+/// `analyze` does with its first win (see `improve`).
 pub fn shorter_winning_line(
     game: &Game,
     line: &[Move],
@@ -875,7 +875,7 @@ pub fn line_to_best_position(game: &Game) -> Vec<Move> {
     improve::best_reached(game, 200, 500)
 }
 
-/// One move beam alone from the deal's start (see [`Pass::MoveBeam`]), for
+/// One move beam alone from the deal's start (see `Pass::MoveBeam`), for
 /// measuring the pass outside the schedule (`benches/move_beam.rs`): a
 /// winning line, replayed and checked, or `None`, and the positions the
 /// beam kept. It stops once it has kept `max_positions` (0: no limit).

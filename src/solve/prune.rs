@@ -346,7 +346,7 @@ impl std::fmt::Display for StuckCard {
 /// never stands in the way of anything: the test applies them until
 /// nothing changes, then tries each choice the relaxed game has, depth
 /// first: the deal (rule 5) and every card for rule 4 (at most
-/// [`SLOT_SEARCH_BUDGET`] states; past that it gives up). If no line of
+/// `SLOT_SEARCH_BUDGET` states; past that it gives up). If no line of
 /// choices ever takes every card off its pile, the position is lost.
 ///
 /// # Why no win is lost

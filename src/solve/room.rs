@@ -84,7 +84,7 @@
 //!
 //! The test searches the relaxed game depth first, every state once, within
 //! a budget ([`BUDGET`]; past it the test gives up and proves nothing). It
-//! also gives up once a relaxed line has emptied [`EMPTIED_ENOUGH`] piles
+//! also gives up once a relaxed line has emptied `EMPTIED_ENOUGH` piles
 //! besides those empty at the start: giving up is always sound, and from
 //! there the relaxed game nearly always wins. Three kinds of leave are
 //! made at once, without branching, because the state they lead to can do
@@ -129,8 +129,8 @@
 //!
 //! The order in which the other leaves are tried only decides how soon a
 //! relaxed win is found; the states a test remembers from the ones before
-//! it on the same thread ([`MEMORY`]), and the answers of the tests made
-//! before from the same settled start ([`ANSWERS`]), change how fast,
+//! it on the same thread (`MEMORY`), and the answers of the tests made
+//! before from the same settled start (`ANSWERS`), change how fast,
 //! never what it proves.
 
 use crate::cards::{Card, KING, RANK_OF};
@@ -155,7 +155,7 @@ pub struct Effort {
     /// those empty at the start.
     pub emptied_enough: i16,
     /// Whether the test reads and adds to what its thread remembers
-    /// ([`MEMORY`]). Only tests that give up alike may share it: the
+    /// (`MEMORY`). Only tests that give up alike may share it: the
     /// remembered "wins" include give-ups at emptied piles.
     pub remembers: bool,
     /// Whether the relaxed game follows the make-way rule (see the
@@ -166,7 +166,7 @@ pub struct Effort {
 
 impl Effort {
     /// For the many positions the exhaustive search tests: small, and
-    /// sharing what the thread remembers ([`MEMORY`]).
+    /// sharing what the thread remembers (`MEMORY`).
     pub const ENTRY: Effort = Effort {
         budget: BUDGET,
         emptied_enough: EMPTIED_ENOUGH,
@@ -1001,7 +1001,7 @@ pub const LEARNED_KEPT: usize = 1 << 21;
 /// Only a test that proves its position lost adds to the store, and the
 /// states it adds are those of the search that decided, the one that
 /// trusts no loss a thread remembers: given the store, that is a function
-/// of the position alone (see [`MEMORY`]). The tests add to a pending list;
+/// of the position alone (see `MEMORY`). The tests add to a pending list;
 /// the layered search calls [`Learned::absorb`] between two breadth-first
 /// steps, when no test runs, and only then do the pending keys join the
 /// store, in sorted order (up to [`LEARNED_KEPT`]). So within a step every

@@ -114,14 +114,14 @@ pub struct DiskOptions {
     /// Past it, between two rounds, they are dropped (but for the last
     /// round's new states), and from then on each task looks the states it
     /// reads up in the layer's earlier rounds on disk, in bulk, before its
-    /// pass over them ([`page_in`]), so that the memory a search takes does
+    /// pass over them (`page_in`), so that the memory a search takes does
     /// not grow with its largest layer. `None`: a quarter of
-    /// [`Limits::max_memory`], or [`SEEN_MEMORY`] without one. Counts and
+    /// [`Limits::max_memory`], or `SEEN_MEMORY` without one. Counts and
     /// verdicts do not depend on it.
     pub seen_memory: Option<u64>,
     /// How much a round's seen sets may grow before the round runs split,
     /// a wave of parts at a time, each wave's seen sets dropped before the
-    /// next ([`RoundGuard::splits`]). `None`: half of what the memory
+    /// next (`RoundGuard::splits`). `None`: half of what the memory
     /// limit leaves when the round begins (never without a limit). Counts
     /// and verdicts do not depend on it.
     pub split_from: Option<u64>,
