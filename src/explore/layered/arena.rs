@@ -1,7 +1,7 @@
 //! Where waiting states are packed: arenas of chunks, compressed past a
 //! threshold and thawed before they are read, and the pending layers' buckets.
 
-use super::*;
+use crate::explore::fptable::FpTable;
 
 /// The most bytes a record is expected to take: a Spider position with
 /// every card face up (22 + 104), its reveals, the move back and the
