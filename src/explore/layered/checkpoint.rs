@@ -1,7 +1,11 @@
 //! Checkpoints: the manifest, the layer files split into parts, written
 //! atomically and read back on resume.
 
-use super::*;
+use std::fs;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use super::stats::{CheckpointError, LayerStats, LayeredStats};
 
 /// What `manifest.json` holds.
 #[derive(serde::Serialize, serde::Deserialize)]
