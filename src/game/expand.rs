@@ -207,7 +207,7 @@ impl Position {
         self.pile_hashes(unordered).sum
     }
 
-    /// [`Position::sum_key`] folded to 64 bits ([`fold`]).
+    /// [`Position::sum_key`] folded to 64 bits (`fold`).
     pub fn sum_key64(&self, unordered: bool) -> u64 {
         fold(self.sum_key(unordered))
     }
@@ -427,7 +427,7 @@ impl Game {
 
     /// The two piles a legal shift of `count` cards from `from` to `to`
     /// leaves in `position`, settled as [`Game::apply`] settles them
-    /// ([`Pile::settle`]): exactly the successor's piles `from` and `to`
+    /// (`Pile::settle`): exactly the successor's piles `from` and `to`
     /// (a test checks it against `apply` for every move of random play).
     pub fn shifted_piles<'a>(
         &self,

@@ -19,7 +19,7 @@ use super::Position;
 /// Why no move lowers it: a deal adds a row; a run removed or a card turned
 /// up is never undone. A move that does neither keeps the rows, the runs
 /// and the face-down cards, and cannot add a pair out of order
-/// ([`super::position::out_of_order`]): the run moved keeps its own pairs,
+/// (`super::position::out_of_order`): the run moved keeps its own pairs,
 /// the pair it leaves behind (if the card under it is face up) goes, and
 /// the pair it makes is with a card one rank above its first card, or with
 /// nothing on an empty pile. So the pairs out of order stay or become

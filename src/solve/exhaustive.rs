@@ -52,7 +52,7 @@ pub struct Visit {
     /// The move that would lead straight back to the parent, if any.
     pub back: Option<Move>,
     /// Whether the dead-end test is run on it (see
-    /// [`ExhaustiveProblem::worth_testing`]).
+    /// `ExhaustiveProblem::worth_testing`).
     pub test: bool,
     /// Whether a deal led to it: where the room test runs by default
     /// ([`RoomTest::Deals`]; the start is tested before the search).
@@ -433,7 +433,7 @@ impl Problem for ExhaustiveProblem<'_> {
     /// expands more. Why these positions: moves that can be undone join
     /// positions into classes whose members all reach one another, so a
     /// class is lost as a whole or not at all. Measured on the ladder
-    /// (`examples/components.rs`), the test gave the same answer on every
+    /// (`lab/studies/components.rs`), the test gave the same answer on every
     /// member of a class, so testing where a class is entered finds the
     /// dead ends that testing everywhere finds (the same positions
     /// examined, docs/proofs.md), at a fraction of the tests.

@@ -6,7 +6,7 @@
 //! `r1-g5006` of the bench ladder it lets both 5♠ and 5♦ leave onto the one
 //! 6♥ in view. The room test ([`super::room`]) counts the room, but only
 //! once the stock is empty; with rows left, its relaxed game empties piles
-//! at will and then has room for everything (docs/changelog.md, *The room
+//! at will and then has room for everything (lab/notebook.md, *The room
 //! test with stock rows left*). This test asks less: can any pile be
 //! emptied at all? Until the first pile empties there is no empty pile, so
 //! every card that moves lies on a card one rank higher, and that is a

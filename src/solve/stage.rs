@@ -161,7 +161,7 @@ pub(super) fn push_previews(
 /// `max_positions` of them), each with the next row dealt where the rules
 /// allow it, in the order the stage's positions were found; and how many
 /// positions of the stage were recorded. For measuring the tests on the
-/// positions a stage is left by (`examples/dealt_effort.rs`).
+/// positions a stage is left by (`lab/studies/dealt_effort.rs`).
 pub fn dealt_from_the_first_stage(
     game: &Game,
     max_positions: Option<u64>,

@@ -284,12 +284,12 @@ fn the_start_is_tested_harder_than_a_search_entry() {
 }
 
 /// The room test tried harder where the last row is dealt
-/// (`examples/dealt_effort.rs`): of the 356 positions `r1-g5016`'s last deal
+/// (`lab/studies/dealt_effort.rs`): of the 356 positions `r1-g5016`'s last deal
 /// can lead to (its stage before the deal holds 356 positions), the test
 /// of a search entry proves 91 lost, and the one with 20,000 relaxed states
 /// that never gives up on emptied piles 199, among them every one of the
 /// 91. (The last stage they enter is no smaller for it: the live ones
-/// reach the rest, docs/changelog.md.)
+/// reach the rest, lab/notebook.md.)
 #[test]
 fn trying_harder_where_the_last_row_is_dealt_proves_more_and_all_of_the_rest() {
     use spider_analyzer::solve::prune::dead_end_as_hard_as;
@@ -741,7 +741,7 @@ fn first_empty_learned_states_keep_the_verdicts_and_counts() {
 /// proves no position lost that the test without it does not (nor on
 /// random positions of play: `solve::prune`'s tests), so its positions are
 /// random ones (`tests/data/deals-fill/`, found by
-/// `examples/deal_rule_hunt.rs`: 9 of 2,000,000 random positions with 3 to
+/// `lab/studies/deal_rule_hunt.rs`: 9 of 2,000,000 random positions with 3 to
 /// 8 runs left and one stock row, all face down but a card or two a
 /// pile). On each, the test with the rule proves the position lost at the
 /// start, where the test without it does not; on seven the plain search
@@ -948,7 +948,7 @@ fn the_first_empty_pile_keeps_the_verdicts_of_random_positions() {
 }
 
 /// A rule that was measured and not built (docs/proofs.md, *What is not
-/// proved yet*; `examples/loose_runs.rs`): a search that, after each move,
+/// proved yet*; `lab/studies/loose_runs.rs`): a search that, after each move,
 /// puts a loose run lying on a card it does not follow back onto a card in
 /// view that it follows (7♠ from 8♥ onto 8♠) examines 50 to 100 times
 /// fewer positions on the ladder's last stages, and loses wins.
@@ -1102,7 +1102,7 @@ fn along_winning_lines(mut each: impl FnMut(&Game, &Position, &str)) -> usize {
 /// rule and the test of the first empty pile where rows are left), prove
 /// nothing. Positions of random play passed a rule that loses wins, where
 /// positions along winning lines caught it (the rule of
-/// `examples/loose_runs.rs` that prefers any host; docs/changelog.md,
+/// `lab/studies/loose_runs.rs` that prefers any host; lab/notebook.md,
 /// 2026-12-03). Mutations it catches at once: the room test counting one
 /// place too few for every rank, the make-way rule asking for one spare
 /// pile more, and the first relaxation ending its rounds without counting
