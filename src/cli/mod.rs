@@ -9,6 +9,7 @@ mod analyze;
 mod batch;
 mod budget;
 mod check;
+mod companion;
 mod convert;
 mod deal;
 mod flags;
@@ -150,12 +151,35 @@ fn install_ctrl_c_handler() {
     use std::sync::atomic::Ordering;
     let _ = ctrlc::set_handler(|| {
         let watched = CANCEL_WATCHED.load(Ordering::SeqCst);
+        if !watched
+            && let Ok(note) = CTRL_C_NOTE.try_lock()
+            && let Some(note) = note.as_ref()
+        {
+            eprintln!("\n{note}");
+        }
         // No flush of stdout here: the main thread may hold its lock while
         // blocked on a full pipe, and Ctrl-C must still end the program.
         if !watched || CANCEL.swap(true, Ordering::SeqCst) {
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
     });
+}
+
+/// What to say on standard error when Ctrl-C ends the program at once
+/// (the live game's prompt: what was saved).
+static CTRL_C_NOTE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// While `read` runs (a prompt waiting for the player), Ctrl-C exits at
+/// once with 130, writing `note` on standard error first; afterwards it
+/// sets the cancel flag again, as [`cancel_on_ctrl_c`] arranged.
+pub(crate) fn at_prompt<T>(note: String, read: impl FnOnce() -> T) -> T {
+    use std::sync::atomic::Ordering;
+    *CTRL_C_NOTE.lock().unwrap_or_else(|e| e.into_inner()) = Some(note);
+    let watched = CANCEL_WATCHED.swap(false, Ordering::SeqCst);
+    let value = read();
+    CANCEL_WATCHED.store(watched, Ordering::SeqCst);
+    *CTRL_C_NOTE.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    value
 }
 
 /// The cancel flag that Ctrl-C sets, for a long run that stops cleanly and

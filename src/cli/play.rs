@@ -3,13 +3,12 @@
 //! known. The player ([`spider_analyzer::unknown::blind::Hop`]) is given
 //! only a [`View`]: what a player at the table sees.
 //!
-//! Live: it prints the move to play with the estimated chance to win; when
-//! the move turns up cards (a face-down card uncovered, a deal) it asks
-//! which, reading standard input (a terminal or a pipe), checks them
-//! against the cards still unseen and goes on. It assumes the move it
-//! printed is the move played.
+//! Live ([`super::companion`]): it prints the move to play with the
+//! estimated chance to win and follows the game the player plays, reading
+//! standard input (a terminal or a pipe): the cards a move turned up,
+//! another move, `undo`, `fix`, `board`, `save`, `hint`, `quit`, `help`.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -20,16 +19,16 @@ use spider_analyzer::html::play as page;
 use spider_analyzer::solve::Limits;
 use spider_analyzer::stats::Interval;
 use spider_analyzer::text::count;
-use spider_analyzer::unknown::blind::{Choice, HiddenSettings, PlayedMove, Player, play_blind};
+use spider_analyzer::unknown::blind::{HiddenSettings, PlayedMove, Player, play_blind};
 use spider_analyzer::unknown::referee::Referee;
-use spider_analyzer::unknown::view::{View, ViewError};
+use spider_analyzer::unknown::view::View;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = super::exit_codes!(
     "0  the game is won",
     "1  no move left (or, --blind, the game is lost)",
     "2  bad usage or bad input (file, line and column)",
-    "3  end of input before the game ended (live mode)",
+    "3  stopped before the game ended: end of input, `quit` or --max-moves (live)",
 ))]
 pub struct Args {
     /// The deal file (YAML, or CLIPS facts): as the player sees it (every
@@ -148,12 +147,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         pool.install(|| blind(&args, &name, referee, &settings))
     } else {
         let view = View::of(&deal).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-        pool.install(|| live(&args, &name, view, &settings))
+        let companion = super::companion::Companion {
+            name: &name,
+            file: &args.file,
+            settings: &settings,
+            max_moves: args.max_moves,
+            seed: args.seed,
+        };
+        pool.install(|| companion.run(&deal, view))
     }
 }
 
 /// `63 %` or `63 % (20–90 %)` for a share of a few samples.
-fn chance(estimate: Option<Interval>, player: Player) -> String {
+pub(crate) fn chance(estimate: Option<Interval>, player: Player) -> String {
     match estimate {
         Some(i) => format!(
             "about {:.0} % ({:.0}–{:.0} %)",
@@ -173,7 +179,7 @@ fn chance(estimate: Option<Interval>, player: Player) -> String {
 /// default player, beside the share of fresh deals it wins blind in the
 /// report studies (docs/unknown-cards.md: own 1-suit and 2-suit deals
 /// 101..200, PySol 101..200 at 4 suits).
-fn what_chances_mean(suits: SuitCount, player: Player) -> String {
+pub(crate) fn what_chances_mean(suits: SuitCount, player: Player) -> String {
     let won_blind = match suits {
         SuitCount::One => 89,
         SuitCount::Two => 62,
@@ -311,187 +317,4 @@ fn blind(
         return Ok(ExitCode::from(super::EXIT_INTERRUPTED));
     }
     Ok(ExitCode::from(if game.won { 0 } else { 1 }))
-}
-
-/// Reads whitespace- or comma-separated cards; `None` at end of input.
-fn read_cards(input: &mut impl BufRead) -> anyhow::Result<Option<Result<Vec<Card>, String>>> {
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
-        return Ok(None);
-    }
-    Ok(Some(
-        line.split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|t| !t.is_empty())
-            .map(|t| {
-                t.parse::<Card>()
-                    .map_err(|_| format!("`{t}` is not a card (write cards like 7h, 10S, A♠)"))
-            })
-            .collect(),
-    ))
-}
-
-fn live(
-    args: &Args,
-    name: &str,
-    mut view: View,
-    settings: &HiddenSettings,
-) -> anyhow::Result<ExitCode> {
-    let cancel = super::cancel_on_ctrl_c();
-    let mut player = settings.new_player();
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "{name}: {} not seen yet; seed {} (--seed {} gives the same moves)",
-        count(view.hidden_count() as u64, "card"),
-        args.seed,
-        args.seed
-    )?;
-    writeln!(out, "{}", what_chances_mean(view.suits(), settings.player))?;
-    writeln!(out, "{view}")?;
-    let mut played = 0usize;
-    loop {
-        if view.is_won() {
-            writeln!(
-                out,
-                "the game is won after {}",
-                count(played as u64, "move")
-            )?;
-            return Ok(ExitCode::SUCCESS);
-        }
-        if played >= args.max_moves {
-            writeln!(
-                out,
-                "stopped: {} played (--max-moves)",
-                count(played as u64, "move")
-            )?;
-            return Ok(ExitCode::from(1));
-        }
-        let Some(Choice {
-            mv, win_estimate, ..
-        }) = player.choose(&view, &cancel)?
-        else {
-            if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-                return Ok(ExitCode::from(super::EXIT_INTERRUPTED));
-            }
-            if player.stats().gave_up {
-                writeln!(
-                    out,
-                    "no move to suggest: 200 moves in a row without a winning line in any sample; the game looks lost"
-                )?;
-            } else {
-                writeln!(out, "no move left: the game is lost")?;
-            }
-            return Ok(ExitCode::from(1));
-        };
-        played += 1;
-        writeln!(out, "move {played}: {mv}  ({})", view.describe(mv))?;
-        // A player that solves no sample gives no chance: the move's
-        // share of sampled completions won after it stands in (a stream
-        // of its own, so the moves are those of `--blind` and `batch`).
-        let win_estimate = match win_estimate {
-            None if matches!(settings.player, Player::Lookahead | Player::Stage) => {
-                let won = spider_analyzer::unknown::sample::won_share_after(
-                    &view.deal(),
-                    &view.unseen(),
-                    &[mv],
-                    settings.samples,
-                    settings.seed ^ (played as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                    &settings.limits,
-                    &cancel,
-                )?;
-                Interval::of(won, settings.samples)
-            }
-            known => known,
-        };
-        writeln!(
-            out,
-            "  chance to win from here: {}",
-            chance(win_estimate, settings.player)
-        )?;
-        let turning = view.turns_up(mv)?;
-        let mut turned: Vec<Card> = Vec::new();
-        let mut asked = turning;
-        let next = loop {
-            if turned.len() >= asked {
-                match view.after(mv, &turned) {
-                    Ok(next) => break next,
-                    Err(ViewError::NotEnough { needed, .. }) => {
-                        writeln!(
-                            out,
-                            "  the deal completed a run, which uncovered {} more",
-                            count((needed - turned.len()) as u64, "card")
-                        )?;
-                        asked = needed;
-                        continue;
-                    }
-                    Err(err) => {
-                        writeln!(out, "  {err}; again, please")?;
-                        turned.clear();
-                        asked = turning;
-                        continue;
-                    }
-                }
-            }
-            let want = asked - turned.len();
-            if mv == Move::Deal && turned.is_empty() {
-                write!(out, "  which {want} cards were dealt, pile 1 to 10? ")?;
-            } else if want == 1 {
-                write!(out, "  which card turned up? ")?;
-            } else {
-                write!(out, "  which {want} cards turned up, pile by pile? ")?;
-            }
-            out.flush()?;
-            let Some(answer) = read_cards(&mut input)? else {
-                writeln!(out)?;
-                writeln!(
-                    out,
-                    "end of input: stopped after {} suggested; {} removed, {} not seen yet",
-                    count(played as u64, "move"),
-                    count(view.removed().len() as u64, "run"),
-                    count(view.hidden_count() as u64, "card")
-                )?;
-                out.flush()?;
-                return Ok(ExitCode::from(3));
-            };
-            match answer {
-                Err(message) => writeln!(out, "  {message}; again, please")?,
-                Ok(cards) if cards.len() != want => writeln!(
-                    out,
-                    "  {} given, {want} expected; again, please",
-                    count(cards.len() as u64, "card")
-                )?,
-                Ok(cards) => {
-                    let unseen = view.unseen();
-                    let mut pool = unseen.clone();
-                    let mut bad = None;
-                    for card in turned.iter().chain(&cards) {
-                        match pool.iter().position(|c| c == card) {
-                            Some(at) => {
-                                pool.remove(at);
-                            }
-                            None => {
-                                bad = Some(*card);
-                                break;
-                            }
-                        }
-                    }
-                    match bad {
-                        Some(card) => writeln!(
-                            out,
-                            "  {} cannot be there: every copy of it is already face up, removed or named; again, please",
-                            card.pretty()
-                        )?,
-                        None => turned.extend(cards),
-                    }
-                }
-            }
-        };
-        if !turned.is_empty() {
-            writeln!(out, "  turned up: {}", cards_text(&turned))?;
-        }
-        player.observe(mv, &next, &turned);
-        view = next;
-    }
 }

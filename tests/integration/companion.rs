@@ -1,0 +1,254 @@
+//! `spider play FILE`, the live companion, end to end through a pipe: it
+//! follows the game the player plays (another move, a card typed wrong
+//! and fixed, an undo, the board, a saved position that resumes), never
+//! asks for a card the file knows, announces runs removed and rows dealt,
+//! and exits 130 at once on Ctrl-C at a prompt.
+
+use std::io::{Read, Write};
+use std::process::{Command as StdCommand, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use spider_analyzer::cards::SuitCount;
+use spider_analyzer::deal::{Rules, numbered, pysol, yaml};
+use spider_analyzer::unknown::view::View;
+
+fn spider() -> Command {
+    Command::cargo_bin("spider").unwrap()
+}
+
+/// The budgets that keep a test's decisions short.
+const QUICK: [&str; 6] = ["--samples", "2", "--max-positions", "20000", "-j", "1"];
+
+fn play(path: &std::path::Path, stdin: &str, extra: &[&str]) -> (Option<i32>, String, String) {
+    let output = spider()
+        .arg("play")
+        .arg(path)
+        .args(QUICK)
+        .args(extra)
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// Own 2-suit deal 1 as its player sees it. Its real face-down cards:
+/// pile 6 `9S 8H 9H QH` (QH under 3♥), pile 9 `JH 10H 5H 5H` (5H under
+/// 2♥).
+fn two_suit_deal_one(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    let deal = numbered::deal(1, SuitCount::Two, Rules::Standard);
+    let seen = View::of(&deal).unwrap().deal();
+    let path = dir.path().join("seen.yaml");
+    std::fs::write(&path, yaml::to_string(&seen)).unwrap();
+    path
+}
+
+/// The player plays another move than the one suggested (9-6/1), types
+/// the card it turned up wrong (5S) and fixes it (`fix 5h`), looks at the
+/// board, undoes the move, plays 6-3 (its count found) with its card,
+/// saves the position (a second save to the same file is refused) and
+/// quits: exit 3, and the saved file is the position after 6-3/1.
+#[test]
+fn play_follows_another_move_a_fix_an_undo_and_a_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = two_suit_deal_one(&dir);
+    let saved = dir.path().join("saved.yaml");
+    let stdin = format!(
+        "9-6/1\n5S\nfix 5h\nboard\nundo\n6-3\nQH\nsave {0}\nsave {0}\nquit\n",
+        saved.display()
+    );
+    let (code, text, _) = play(&path, &stdin, &[]);
+    assert_eq!(code, Some(3), "{text}");
+    assert!(text.contains("  turned up: 5♠\n"), "{text}");
+    assert!(text.contains("  fixed: 9-6/1 turned up 5♥\n"), "{text}");
+    assert!(text.contains("pile  9: XX XX XX 5♥\n"), "{text}");
+    assert!(
+        text.contains("  undone: 9-6/1 and the cards it turned up (5♥)\n"),
+        "{text}"
+    );
+    assert!(text.contains("  turned up: Q♥\n"), "{text}");
+    assert!(text.contains("saved to "), "{text}");
+    assert!(text.contains("already exists; not written over"), "{text}");
+    assert!(
+        text.contains(
+            "quit: stopped after 1 move; 0 runs removed, 93 cards not seen yet; saved in"
+        ),
+        "{text}"
+    );
+    // The saved position: 3♥ on 4♥ on pile 3, Q♥ over three XX on pile 6.
+    let back = yaml::from_str(&std::fs::read_to_string(&saved).unwrap(), &saved).unwrap();
+    let start = numbered::deal(1, SuitCount::Two, Rules::Standard);
+    let view = View::of(&start).unwrap();
+    let six_three = spider_analyzer::game::Move::Shift {
+        from: 5,
+        to: 2,
+        count: 1,
+    };
+    let expected = view
+        .after(six_three, &["QH".parse().unwrap()])
+        .unwrap()
+        .deal();
+    assert_eq!(back, expected);
+    // `spider play` resumes it: 93 cards not seen.
+    let (code, text, _) = play(&saved, "", &[]);
+    assert_eq!(code, Some(3), "{text}");
+    assert!(text.contains("93 cards not seen yet"), "{text}");
+}
+
+/// A move that is not legal, a word that is not one and too many cards
+/// are refused with the question again; `help` lists the words.
+#[test]
+fn play_refuses_an_illegal_move_and_lists_its_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = two_suit_deal_one(&dir);
+    let (code, text, _) = play(&path, "1-2/1\nfoo\nhelp\n", &[]);
+    assert_eq!(code, Some(3), "{text}");
+    assert!(text.contains("1-2/1 is not legal here: "), "{text}");
+    assert!(text.contains("`foo` is not a card"), "{text}");
+    for word in [
+        "undo",
+        "fix 7h",
+        "board",
+        "save FILE",
+        "hint",
+        "quit",
+        "help",
+    ] {
+        assert!(text.contains(&format!("    {word} ")), "{word}: {text}");
+    }
+}
+
+/// One suit, seven runs removed; K♠..3♠ on pile 2, 2♠ on pile 1 over A♠,
+/// known in the file.
+const ONE_KNOWN: &str = "\
+suits: 1
+piles:
+  - {face_down: [AS], face_up: [2S]}
+  - {face_down: [], face_up: [KS, QS, JS, 10S, 9S, 8S, 7S, 6S, 5S, 4S, 3S]}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+  - {face_down: [], face_up: []}
+removed: [S, S, S, S, S, S, S]
+";
+
+/// A card the file knows is never asked for, and a wrong one typed for it
+/// is refused (the defect of issue 92: `printf 'KS\n' | spider play
+/// d.yaml` took K♠ where the file said otherwise); the last run removed
+/// is announced.
+#[test]
+fn play_never_asks_for_a_card_the_file_knows_and_refuses_a_wrong_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("known.yaml");
+    std::fs::write(&path, ONE_KNOWN).unwrap();
+    let (code, text, _) = play(&path, "KS\n", &[]);
+    assert_eq!(code, Some(3), "{text}");
+    assert!(
+        text.contains("1-2/1 turns up A♠, known from the file: K♠ cannot be there; again, please"),
+        "{text}"
+    );
+    assert!(!text.contains("which card"), "{text}");
+    let (code, text, _) = play(&path, "\n\n", &[]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("  turned up: A♠ (known from the file)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  a run of ♠ K to A is complete and removed (8 of 8 removed)\n"),
+        "{text}"
+    );
+    assert!(text.contains("the game is won after 2 moves"), "{text}");
+}
+
+/// PySol game 5 with every card known (`spider deal --pysol 5`): ten
+/// moves played by Enter alone, never a card asked for; the first, 4-3/1
+/// at the lookahead player, turns up Q♦, and K♠ typed for it is refused.
+#[test]
+fn play_on_a_pysol_deal_with_every_card_known_asks_for_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p5.yaml");
+    let deal = pysol::deal(5, Rules::Standard).unwrap();
+    std::fs::write(&path, yaml::to_string(&deal)).unwrap();
+    let lookahead = ["--player", "lookahead", "--lookahead", "2000"];
+    let (code, text, _) = play(&path, "KS\n", &lookahead);
+    assert_eq!(code, Some(3), "{text}");
+    assert!(
+        text.contains("known from the file: K♠ cannot be there"),
+        "{text}"
+    );
+    let (code, text, _) = play(&path, &"\n".repeat(10), &lookahead);
+    assert_eq!(code, Some(3), "{text}");
+    assert!(!text.contains("which"), "{text}");
+    assert!(text.contains("stopped after 10 moves"), "{text}");
+    assert!(text.contains("(known from the file)"), "{text}");
+}
+
+/// Ctrl-C at a prompt ends the game at once with exit 130 and names the
+/// position saved.
+#[test]
+fn ctrl_c_at_a_prompt_exits_130_at_once_naming_the_saved_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = two_suit_deal_one(&dir);
+    let saved = dir.path().join("kept.yaml");
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_spider"))
+        .arg("play")
+        .arg(&path)
+        .args(QUICK)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "save {}", saved.display()).unwrap();
+    stdin.flush().unwrap();
+    let start = Instant::now();
+    while !saved.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the position was never saved"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Now at the prompt again (the save is answered at once).
+    std::thread::sleep(Duration::from_millis(500));
+    let pid = child.id().to_string();
+    let sent = Instant::now();
+    let status = loop {
+        let _ = StdCommand::new("kill").args(["-INT", &pid]).status();
+        std::thread::sleep(Duration::from_millis(200));
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if sent.elapsed() > Duration::from_secs(5) {
+            let _ = child.kill();
+            panic!("Ctrl-C at the prompt did not end `spider play` at once");
+        }
+    };
+    drop(stdin);
+    assert_eq!(status.code(), Some(130));
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(
+        stderr.contains(&format!("is saved in {}", saved.display())),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("stopped by Ctrl-C after 0 moves"),
+        "{stderr}"
+    );
+}
