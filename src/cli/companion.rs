@@ -193,7 +193,8 @@ fn parse_answer(line: &str) -> Result<Answer, String> {
 /// The live game (see the module docs).
 pub struct Companion<'a> {
     pub name: &'a str,
-    pub file: &'a Path,
+    /// The input file, if any (a save never writes over it).
+    pub inputs: &'a [&'a Path],
     pub settings: &'a HiddenSettings,
     pub max_moves: usize,
     pub seed: u64,
@@ -470,7 +471,7 @@ impl Companion<'_> {
                     count(state.history.len() as u64, "move"),
                     spider_analyzer::deal::yaml::to_string(&deal)
                 );
-                match super::output::write(&path, &[self.file], force, |out| {
+                match super::output::write(&path, self.inputs, force, |out| {
                     out.write_all(text.as_bytes())
                 }) {
                     Ok(()) => {

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use spider_analyzer::cards::{Card, SuitCount};
-use spider_analyzer::deal::check;
+use spider_analyzer::deal::{Rules, check, numbered, pysol};
 use spider_analyzer::game::{Game, Move};
 use spider_analyzer::html::play as page;
 use spider_analyzer::solve::Limits;
@@ -30,10 +30,23 @@ use spider_analyzer::unknown::view::View;
     "2  bad usage or bad input (file, line and column)",
     "3  stopped before the game ended: end of input, `quit` or --max-moves (live)",
 ))]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["file", "number", "pysol"])))]
 pub struct Args {
     /// The deal file (YAML, or CLIPS facts): as the player sees it (every
     /// card never seen written `XX`), or with --blind every card known.
-    file: PathBuf,
+    file: Option<PathBuf>,
+    /// PySol(FC) game N of 4-suit Spider instead of a file, as its player
+    /// sees it (only the face-up cards; with --blind, the whole deal for
+    /// the referee).
+    #[arg(long, value_name = "N", conflicts_with = "file")]
+    pysol: Option<u128>,
+    /// Deal N of the project's own generator instead of a file (with
+    /// --suits), as its player sees it.
+    #[arg(long, value_name = "N", conflicts_with_all = ["file", "pysol"], value_parser = super::flags::whole(0, u64::MAX))]
+    number: Option<u64>,
+    /// With --number: the suit count, 1, 2 or 4 (default 4).
+    #[arg(long, value_name = "1|2|4", requires = "number", value_parser = super::deal::parse_suits)]
+    suits: Option<spider_analyzer::cards::SuitCount>,
     /// Play the whole game as a player who sees only face-up cards,
     /// against the cards of FILE (every card must be known).
     #[arg(long)]
@@ -101,16 +114,46 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if !args.blind && super::input::is_stdin(&args.file) {
+    let (deal, name, file) = match (&args.file, args.number, args.pysol) {
+        (Some(file), _, _) => (
+            super::input::load_deal(file)?,
+            super::input::name(file),
+            Some(file.as_path()),
+        ),
+        (None, Some(number), _) => {
+            let suits = args.suits.unwrap_or_default();
+            let deal = numbered::deal(number, suits, Rules::Standard);
+            (
+                deal,
+                format!("deal {number} ({}-suit)", suits.count()),
+                None,
+            )
+        }
+        (None, None, Some(game)) => (
+            pysol::deal(game, Rules::Standard)?,
+            format!("PySol game {game}"),
+            None,
+        ),
+        (None, None, None) => unreachable!("clap requires a file, --number or --pysol"),
+    };
+    // A numbered deal live is played as its player sees it: the real cards
+    // are not kept, so nothing can peek at them.
+    let deal = if file.is_none() && !args.blind {
+        View::of(&deal)
+            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?
+            .deal()
+    } else {
+        deal
+    };
+    let inputs: Vec<&std::path::Path> = file.into_iter().collect();
+    if !args.blind && file.is_some_and(super::input::is_stdin) {
         anyhow::bail!(
             "the live game reads the cards turned up from standard input: give the deal as a file, not `-`"
         );
     }
     if let Some(path) = &args.html {
-        super::output::check(path, &[args.file.as_path()], args.force)?;
+        super::output::check(path, &inputs, args.force)?;
     }
-    let deal = super::input::load_deal(&args.file)?;
-    let name = super::input::name(&args.file);
     Game::new(&deal).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let report = check::check(&deal);
     if !report.consistent {
@@ -144,12 +187,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()?;
     if args.blind {
         let referee = Referee::new(&deal).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-        pool.install(|| blind(&args, &name, referee, &settings))
+        pool.install(|| blind(&args, &name, &inputs, referee, &settings))
     } else {
         let view = View::of(&deal).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         let companion = super::companion::Companion {
             name: &name,
-            file: &args.file,
+            inputs: &inputs,
             settings: &settings,
             max_moves: args.max_moves,
             seed: args.seed,
@@ -209,6 +252,7 @@ fn cards_text(cards: &[Card]) -> String {
 fn blind(
     args: &Args,
     name: &str,
+    inputs: &[&std::path::Path],
     mut referee: Referee,
     settings: &HiddenSettings,
 ) -> anyhow::Result<ExitCode> {
@@ -309,7 +353,7 @@ fn blind(
             ],
         };
         let text = page::page(&real, &start, &caption, &line);
-        super::output::write(path, &[args.file.as_path()], args.force, |out| {
+        super::output::write(path, inputs, args.force, |out| {
             out.write_all(text.as_bytes())
         })?;
     }

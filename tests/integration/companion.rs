@@ -252,3 +252,146 @@ fn ctrl_c_at_a_prompt_exits_130_at_once_naming_the_saved_file() {
         "{stderr}"
     );
 }
+
+/// `spider deal --as-seen`: only the face-up cards known, every face-down
+/// card `XX` and the stock as a count of rows; read back, it is the view
+/// of the deal.
+#[test]
+fn deal_as_seen_writes_what_the_player_sees() {
+    for (source, deal) in [
+        (
+            vec!["--pysol", "5"],
+            pysol::deal(5, Rules::Standard).unwrap(),
+        ),
+        (
+            vec!["--number", "1", "--suits", "2"],
+            numbered::deal(1, SuitCount::Two, Rules::Standard),
+        ),
+    ] {
+        let output = spider()
+            .arg("deal")
+            .args(&source)
+            .arg("--as-seen")
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{source:?}");
+        let text = String::from_utf8(output.stdout).unwrap();
+        assert!(text.contains("as its player sees it (--as-seen)"), "{text}");
+        assert!(
+            text.contains("\nstock: 5            # rows still to come, every card XX"),
+            "{text}"
+        );
+        let back = yaml::from_str(&text, std::path::Path::new("seen.yaml")).unwrap();
+        assert_eq!(back, View::of(&deal).unwrap().deal(), "{source:?}");
+        assert_eq!(back.piles[0].face_up, deal.piles[0].face_up);
+    }
+}
+
+/// `stock: N` in a deal file is N rows of ten `XX`; more than five rows or
+/// a negative count is refused at its line and column.
+#[test]
+fn a_deal_file_may_give_the_stock_as_a_number_of_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut piles = "suits: 1\npiles:\n".to_string();
+    for top in ["KS", "QS", "JS", "10S", "9S", "8S", "7S", "6S", "5S", "4S"] {
+        piles += &format!("  - {{face_down: [XX, XX, XX, XX], face_up: [{top}]}}\n");
+    }
+    let path = dir.path().join("rows.yaml");
+    std::fs::write(&path, format!("{piles}stock: 4\n")).unwrap();
+    let deal = yaml::from_str(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
+    assert_eq!(
+        deal.stock,
+        vec![[spider_analyzer::cards::CardSlot::Unknown; 10]; 4]
+    );
+    // Read by every command: 80 XX slots (40 face down, 40 in the stock).
+    spider()
+        .arg("check")
+        .arg(&path)
+        .assert()
+        .stdout(predicates::str::contains("XX slots (80)"));
+    for (rows, message) in [
+        ("6", "stock: the stock has at most 5 rows, this one has 6"),
+        ("-1", "stock: the number of stock rows is 0 to 5, not -1"),
+    ] {
+        std::fs::write(&path, format!("{piles}stock: {rows}\n")).unwrap();
+        let output = spider().arg("check").arg(&path).output().unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(
+            stderr.contains(&format!("rows.yaml:13:8: {message}")),
+            "{stderr}"
+        );
+    }
+}
+
+/// `spider play --pysol 5` is the companion for PySol game 5 as its player
+/// sees it: the 94 hidden cards are not known (asked for, never taken
+/// from the deal), and `--number N --suits S` likewise.
+#[test]
+fn play_a_numbered_deal_as_its_player_sees_it() {
+    let output = spider()
+        .args([
+            "play",
+            "--pysol",
+            "5",
+            "--player",
+            "lookahead",
+            "--lookahead",
+            "2000",
+        ])
+        .args(QUICK)
+        .write_stdin("")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    assert!(
+        text.starts_with("PySol game 5: 94 cards not seen yet"),
+        "{text}"
+    );
+    assert!(!text.contains("known from the file"), "{text}");
+    assert!(text.contains("pile  1: XX XX XX XX XX J♥\n"), "{text}");
+    let output = spider()
+        .args(["play", "--number", "1", "--suits", "2"])
+        .args(QUICK)
+        .write_stdin("")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.starts_with("deal 1 (2-suit): 94 cards not seen yet"),
+        "{text}"
+    );
+    assert!(text.contains("pile  1: XX XX XX XX XX 7♥\n"), "{text}");
+}
+
+/// The position docs/deal-files.md shows a player writing by hand is read
+/// and consistent: its 63 `XX` cards are exactly the cards missing.
+#[test]
+fn the_hand_written_position_of_the_deal_files_guide_is_consistent() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let guide = std::fs::read_to_string(root.join("docs/deal-files.md")).unwrap();
+    let section = guide
+        .split("## Your own mid-game position in a minute")
+        .nth(1)
+        .unwrap();
+    let yaml_text = section
+        .split("```yaml\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let output = spider()
+        .arg("check")
+        .arg("-")
+        .write_stdin(yaml_text)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("the 63 missing cards fill the 63 XX slots exactly"),
+        "{text}"
+    );
+}
