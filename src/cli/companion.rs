@@ -299,13 +299,13 @@ impl Companion<'_> {
                 }
                 None => {
                     let why = if state.player.stats().gave_up {
-                        "200 moves in a row without a winning line in any sample; the game looks lost"
+                        "the player gives up, 200 moves in a row without a plan (no winning line in any sample, no line of the lookahead); the game looks lost".to_string()
                     } else {
-                        "it found none it would play"
+                        super::play::gave_up_why(self.settings)
                     };
                     writeln!(
                         state.out,
-                        "move {number}: the player suggests no move ({why}); {} legal: type one, or `quit`",
+                        "move {number}: no move suggested: {why}; {} legal: type one, or `quit`",
                         count(legal.len() as u64, "move is").replace("moves is", "moves are")
                     )?;
                     None

@@ -202,6 +202,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// `63 %` or `63 % (20–90 %)` for a share of a few samples.
+/// How a blind game ended, in words: `won after 131 moves`, `lost after
+/// 54 moves: no move left`, or why the player stopped.
+pub(crate) fn how_it_ended(ended: &str, moves: usize, settings: &HiddenSettings) -> String {
+    let moves = count(moves as u64, "move");
+    match ended {
+        "won" => format!("won after {moves}"),
+        "no move left" => format!("lost after {moves}: no move left"),
+        "gave up" => format!("lost after {moves}: {}", gave_up_why(settings)),
+        "no progress" => format!(
+            "lost after {moves}: the player gives up, 200 moves in a row without a plan (no winning line in any sample, no line of the lookahead)"
+        ),
+        "move limit" => format!("stopped after {moves} (--max-moves)"),
+        "cancelled" => format!("stopped by Ctrl-C after {moves}"),
+        other => format!("ended after {moves} ({other})"),
+    }
+}
+
+/// Why the player gives up while legal moves remain.
+pub(crate) fn gave_up_why(settings: &HiddenSettings) -> String {
+    format!(
+        "the player gives up with legal moves left: no line within its lookahead ({} positions) turns up a card or leaves a better position without going back to one already played through",
+        settings.lookahead
+    )
+}
+
 pub(crate) fn chance(estimate: Option<Interval>, player: Player) -> String {
     match estimate {
         Some(i) => format!(
@@ -325,10 +350,8 @@ fn blind(
     } else {
         writeln!(
             out,
-            "{} after {} ({}): {} removed, {} face down, {}, {:.1} s (the slowest move {:.1} s)",
-            if game.won { "won" } else { "lost" },
-            count(game.moves as u64, "move"),
-            game.ended,
+            "{}: {} removed, {} face down, {}, {:.1} s (the slowest move {:.1} s)",
+            how_it_ended(game.ended, game.moves, settings),
             count(game.runs_removed as u64, "run"),
             count(game.face_down_left as u64, "card"),
             count(game.decisions as u64, "decision"),

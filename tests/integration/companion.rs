@@ -395,3 +395,125 @@ fn the_hand_written_position_of_the_deal_files_guide_is_consistent() {
         "{text}"
     );
 }
+
+/// A blind game's log (`play --blind --json`) replayed on its deal: the
+/// moves, and the position it ends in.
+fn replay_log(
+    deal: &spider_analyzer::deal::Deal,
+    report: &serde_json::Value,
+) -> (
+    Vec<spider_analyzer::game::Move>,
+    spider_analyzer::game::Game,
+    spider_analyzer::game::Position,
+) {
+    let game = spider_analyzer::game::Game::new(deal).unwrap();
+    let text: Vec<String> = report["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect();
+    let tokens = spider_analyzer::game::parse_moves(&text.join(" ")).unwrap();
+    let (moves, end) = spider_analyzer::game::replay(&game, &tokens).unwrap();
+    (moves, game, end)
+}
+
+fn blind_json(deal: &spider_analyzer::deal::Deal, extra: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deal.yaml");
+    std::fs::write(&path, yaml::to_string(deal)).unwrap();
+    let output = spider()
+        .args(["play", "--blind", "--json", "-j", "2"])
+        .args(extra)
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// The defect of issue 92: own 2-suit deal 1 played blind with seed
+/// 16294208416658607535 ended "lost (no move left)" after 54 moves while
+/// 9-10/2 was legal. Its player now says it gives up, and why.
+#[test]
+fn the_blind_player_never_says_no_move_left_while_a_move_remains() {
+    let deal = numbered::deal(1, SuitCount::Two, Rules::Standard);
+    let report = blind_json(&deal, &["--seed", "16294208416658607535"]);
+    let (moves, game, end) = replay_log(&deal, &report);
+    assert_eq!(moves.len(), 54);
+    let mut legal = Vec::new();
+    game.moves(&end, &mut legal);
+    assert!(
+        legal.contains(&spider_analyzer::game::Move::Shift {
+            from: 8,
+            to: 9,
+            count: 2
+        }),
+        "{legal:?}"
+    );
+    assert_eq!(report["ended"], "gave up");
+    // In words: no "no move left".
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two1.yaml");
+    std::fs::write(&path, yaml::to_string(&deal)).unwrap();
+    let output = spider()
+        .args([
+            "play",
+            "--blind",
+            "-j",
+            "2",
+            "--seed",
+            "16294208416658607535",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("lost after 54 moves: the player gives up with legal moves left: no line within its lookahead (50000 positions) turns up a card or leaves a better position"),
+        "{text}"
+    );
+    assert!(!text.contains("no move left"), "{text}");
+}
+
+/// The defect of issue 92: PySol game 5 played blind at the defaults
+/// moved 5♥ between piles 3 and 9 four times (moves 69 to 75) before it
+/// ended. No card now goes back to the pile it left before a card turns
+/// up, no position comes back, and the end is "gave up", not "no move
+/// left".
+#[test]
+fn the_blind_player_never_shuffles_a_card_back_and_forth() {
+    let deal = pysol::deal(5, Rules::Standard).unwrap();
+    let report = blind_json(&deal, &[]);
+    let (moves, game, _) = replay_log(&deal, &report);
+    let log = report["log"].as_array().unwrap();
+    let mut position = game.start().clone();
+    let mut since_card: Vec<(spider_analyzer::cards::Card, u8)> = Vec::new();
+    let mut seen = std::collections::HashSet::from([game.key(&position)]);
+    for (index, (&mv, entry)) in moves.iter().zip(log).enumerate() {
+        if let spider_analyzer::game::Move::Shift { from, to, count } = mv {
+            let up: Vec<_> = position.face_up(from as usize).flatten().collect();
+            let card = up[up.len() - count as usize];
+            assert!(
+                !since_card.contains(&(card, to)),
+                "move {}: {mv} takes {card} back to pile {}",
+                index + 1,
+                to + 1
+            );
+            since_card.push((card, from));
+        }
+        position = game.apply(&position, mv).position;
+        let turned = !entry["turned"].as_array().unwrap().is_empty();
+        if turned {
+            since_card.clear();
+        } else {
+            assert!(
+                seen.insert(game.key(&position)),
+                "move {}: {mv} comes back",
+                index + 1
+            );
+        }
+    }
+    assert_ne!(report["ended"], "no move left");
+}
