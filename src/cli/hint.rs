@@ -25,7 +25,7 @@ use spider_analyzer::unknown::{Completion, Decided, completions, sample};
     "0  a move to play (or the position is already won)",
     "1  no legal move",
     "2  bad usage or bad input (an inconsistent deal included: its candidates cannot fill the XX slots)",
-    "3  no move can be told better: no sampled completion was won within the limits",
+    "3  no move can be told better: no sampled completion was won within the limits, or Ctrl-C stopped the completions",
 ))]
 pub struct Args {
     /// The deal file (YAML, or CLIPS facts), as the player sees it: every
@@ -213,9 +213,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 summary.undecided
             )?,
         }
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            writeln!(
+                out,
+                "stopped by Ctrl-C: {} of {} decided; the shares below are of those",
+                summary.decided,
+                if sampled {
+                    format!("{samples} sampled completions")
+                } else {
+                    format!("{} completions", sample::approximate(&decided.total))
+                }
+            )?;
+        }
         print_hint(&mut out, &hint, decided.is_sample(), choice.as_ref())?;
     }
     out.flush()?;
+    if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        return Ok(ExitCode::from(3));
+    }
     Ok(if hint.moves.is_empty() {
         ExitCode::from(1)
     } else if knows_nothing(&hint) {

@@ -517,3 +517,67 @@ fn the_blind_player_never_shuffles_a_card_back_and_forth() {
     }
     assert_ne!(report["ended"], "no move left");
 }
+
+/// Sends Ctrl-C once to a child after `after`, and returns its exit code
+/// and standard output.
+fn interrupt_once(mut command: StdCommand, after: Duration) -> (Option<i32>, String) {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let _ = StdCommand::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    (child.wait().unwrap().code(), stdout)
+}
+
+/// `analyze` stopped by Ctrl-C while it decides a sample of completions
+/// says how many of the 100 planned it decided, in the verdict line and
+/// the sample's, and exits 3 (undecided), as its --help says.
+#[test]
+fn analyze_stopped_by_ctrl_c_says_how_many_completions_it_decided() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = two_suit_deal_one(&dir);
+    let mut command = StdCommand::new(env!("CARGO_BIN_EXE_spider"));
+    command.arg("analyze").arg(&path).args([
+        "--seed",
+        "1",
+        "-j",
+        "1",
+        "--sample-max-positions",
+        "100000",
+    ]);
+    let (code, text) = interrupt_once(command, Duration::from_secs(4));
+    assert_eq!(code, Some(3), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("stopped by Ctrl-C: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let decided: usize = line["stopped by Ctrl-C: ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(decided < 100, "{line}");
+    assert!(
+        line.contains(" of 100 sampled completions decided"),
+        "{line}"
+    );
+    assert!(
+        text.lines()
+            .next()
+            .is_some_and(|_| text.contains(&format!("({line})"))),
+        "the verdict line says it too: {text}"
+    );
+}
