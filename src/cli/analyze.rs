@@ -70,9 +70,10 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = flags::whole_usize(0, flags::MAX_SAMPLES))]
     samples: usize,
     /// Seed of the sample of completions (printed with the report; the
-    /// same seed draws the same sample). Default: from the clock.
-    #[arg(long, value_name = "N", value_parser = flags::whole(0, u64::MAX))]
-    seed: Option<u64>,
+    /// same seed draws the same sample, the same default as in every
+    /// command).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = flags::whole(0, u64::MAX))]
+    seed: u64,
     /// Stop each sampled completion's search after this many positions
     /// (the time limit applies too).
     #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = flags::whole(1, flags::MAX_COUNT))]
@@ -264,7 +265,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     spinner.finish_and_clear();
 
     let want_completions = completions_follow && !cancel.load(Ordering::Relaxed);
-    let seed = args.seed.unwrap_or_else(sample::fresh_seed);
+    let seed = args.seed;
     let decided = if want_completions {
         let size = if decide_all {
             u64::try_from(&count).unwrap_or(u64::MAX)

@@ -285,7 +285,11 @@ impl Companion<'_> {
                     writeln!(
                         out,
                         "  chance to win from here: {}",
-                        super::play::chance(win_estimate, self.settings.player)
+                        super::player::chance(
+                            win_estimate,
+                            self.settings.player,
+                            super::player::ChanceForm::Long
+                        )
                     )?;
                     Some(mv)
                 }

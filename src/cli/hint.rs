@@ -39,10 +39,10 @@ pub struct Args {
     /// or more.
     #[arg(long, value_name = "N", default_value_t = 30, value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
     samples: usize,
-    /// Seed of the sample (printed; the same seed draws the same sample).
-    /// Default: from the clock.
-    #[arg(long, value_name = "N", value_parser = super::flags::whole(0, u64::MAX))]
-    seed: Option<u64>,
+    /// Seed of the sample and of the blind player (printed; the same seed
+    /// draws the same sample, the same default as in every command).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::flags::whole(0, u64::MAX))]
+    seed: u64,
     /// Stop each search (one completion, or one move in one completion)
     /// after this many positions; 0 for no limit.
     #[arg(long, value_name = "N", default_value = "1000000", value_parser = super::flags::count_limit)]
@@ -63,6 +63,11 @@ pub struct Args {
     /// Print the hint as JSON.
     #[arg(long)]
     json: bool,
+    /// The blind player whose move is the move to play now (the same as
+    /// `spider play`'s; its own budgets, not --samples and
+    /// --max-positions, which size the list of shares).
+    #[command(flatten)]
+    player: super::player::PlayerArgs,
 }
 
 /// Exit 0 with a move to play (or a won position), 1 when the position has
@@ -83,7 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let candidates = report.candidates();
     let count = sample::count(&candidates);
-    let seed = args.seed.unwrap_or_else(sample::fresh_seed);
+    let seed = args.seed;
     let sampled = count > BigUint::from(args.max_completions);
     let cancel = super::cancel_on_ctrl_c();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -157,7 +162,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         !matches!(place, Place::FaceDown { .. } | Place::Stock { .. }) || slot.known().is_none()
     });
     let choice = if as_seen {
-        pool.install(|| blind_choice(&deal, &limits, seed, &cancel))?
+        let settings = args
+            .player
+            .settings(deal.suits, seed, usize::MAX, args.jobs);
+        pool.install(|| blind_choice(&deal, &settings, &cancel))?
     } else {
         None
     };
@@ -290,22 +298,11 @@ fn kind_words(kind: Kind) -> &'static str {
 /// `seed` and the memory limit of `limits`.
 fn blind_choice(
     deal: &spider_analyzer::deal::Deal,
-    limits: &spider_analyzer::solve::Limits,
-    seed: u64,
+    settings: &HiddenSettings,
     cancel: &std::sync::atomic::AtomicBool,
 ) -> anyhow::Result<Option<Choice>> {
     let view = View::of(deal)?;
-    let defaults = HiddenSettings::for_suits(deal.suits);
-    let mut player = HiddenSettings {
-        limits: spider_analyzer::solve::Limits {
-            memory_limit: limits.memory_limit,
-            ..defaults.limits.clone()
-        },
-        max_moves: usize::MAX,
-        seed,
-        ..defaults
-    }
-    .new_player();
+    let mut player = settings.new_player();
     Ok(player.choose(&view, cancel)?)
 }
 

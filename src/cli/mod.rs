@@ -19,6 +19,7 @@ mod hint;
 mod input;
 pub(crate) mod output;
 mod play;
+mod player;
 mod queens;
 mod quiz;
 mod replay;
@@ -84,7 +85,7 @@ enum Command {
     Replay(replay::Args),
     /// The move to play now, for a player who cannot see the XX cards.
     Hint(hint::Args),
-    /// A companion for a live game: the move to play, then the cards it turned up; or --blind, a whole game played blind.
+    /// A companion for a live game: the move to play, then it follows what you did; or --blind, a whole game played blind.
     Play(play::Args),
     /// Count the solutions of the N-queens puzzle with the search engine.
     Queens(queens::Args),

@@ -16,8 +16,6 @@ use spider_analyzer::cards::{Card, SuitCount};
 use spider_analyzer::deal::{Rules, check, numbered, pysol};
 use spider_analyzer::game::{Game, Move};
 use spider_analyzer::html::play as page;
-use spider_analyzer::solve::Limits;
-use spider_analyzer::stats::Interval;
 use spider_analyzer::text::count;
 use spider_analyzer::unknown::blind::{HiddenSettings, PlayedMove, Player, play_blind};
 use spider_analyzer::unknown::referee::Referee;
@@ -51,48 +49,14 @@ pub struct Args {
     /// against the cards of FILE (every card must be known).
     #[arg(long)]
     blind: bool,
-    /// The blind player: `hop` (hindsight optimisation: sampled
-    /// completions solved with every card known, the lookahead's line when
-    /// none is won), `lookahead` (the lookahead's line alone, no sample) or
-    /// `rollout` (each candidate line played on against sampled cards, each
-    /// drawn only when it turns up) or `stage` (the lookahead's best lines,
-    /// each played on to the next deal against sampled cards); default:
-    /// `lookahead` at 2 suits, `hop` at 1 and 4 (see docs/unknown-cards.md).
-    #[arg(long, value_name = "NAME", value_parser = super::flags::player)]
-    player: Option<Player>,
-    /// Completions sampled at each decision (hop: the completions solved;
-    /// rollout and stage: the rollouts of each candidate line; lookahead and
-    /// stage: the completions solved after each move for its chance;
-    /// default: 6 for stage, 3 for the others).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    samples: Option<u64>,
-    /// Stop each solve of a sampled completion after N positions (a budget
-    /// in work: the same moves on any machine; default: 50000 at 4 suits,
-    /// 100000 at 1 and 2).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[command(flatten)]
+    player: super::player::PlayerArgs,
+    /// The old spelling of --player-samples.
+    #[arg(long, value_name = "N", hide = true, conflicts_with = "player_samples", value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
+    samples: Option<usize>,
+    /// The old spelling of --solve-positions.
+    #[arg(long, value_name = "N", hide = true, conflicts_with = "solve_positions", value_parser = super::flags::whole(1, super::flags::MAX_COUNT))]
     max_positions: Option<u64>,
-    /// With no solved plan, play the best line of moves that turn up
-    /// nothing before one that does, searched within N positions (0: the
-    /// move whose position scores best).
-    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_LOOKAHEAD)]
-    lookahead: usize,
-    /// With at most one stock row left, check each card the plans turn up
-    /// against the lookahead's lines to a card, on N sampled completions
-    /// solved after each (0: no check).
-    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_CHECK, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
-    check: usize,
-    /// (lookahead, and hop's lookahead lines) Draw N cards for what each
-    /// of the lookahead's best lines to a card turns up, and play the line
-    /// that leaves the best next line on average (0: the lookahead's value
-    /// alone).
-    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEEPER, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
-    deeper: usize,
-    /// (lookahead, and hop's lookahead lines) When the lookahead's line
-    /// deals, draw N rows for the deal and leave the piles as the best of
-    /// the lookahead's five best arrangements before it by what the player
-    /// could do next on average (0: the lookahead's arrangement).
-    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEAL_LOOK, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
-    deal_look: usize,
     /// Seed of the samples (the same seed plays the same game).
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -161,27 +125,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "{name}: the deal is inconsistent, so the unseen cards are not known: see `spider check {name}`"
         );
     }
-    let player = args.player.unwrap_or(Player::default_for(deal.suits));
-    let settings = HiddenSettings {
-        player,
-        samples: args
-            .samples
-            .map_or(player.default_samples(), |n| n as usize),
-        limits: Limits {
-            max_positions: Some(args.max_positions.unwrap_or(
-                spider_analyzer::unknown::policy::default_solve_positions(deal.suits),
-            )),
-            memory_limit: super::flags::MemoryLimit::Auto
-                .per_search(super::flags::threads(args.jobs)),
-            ..Limits::default()
-        },
-        max_moves: args.max_moves,
-        lookahead: args.lookahead,
-        check: args.check,
-        deeper: args.deeper,
-        deal_look: args.deal_look,
-        seed: args.seed,
-    };
+    let mut player_args = args.player.clone();
+    player_args.player_samples = player_args.player_samples.or(args.samples);
+    player_args.solve_positions = player_args.solve_positions.or(args.max_positions);
+    let settings = player_args.settings(deal.suits, args.seed, args.max_moves, args.jobs);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()?;
@@ -201,7 +148,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// `63 %` or `63 % (20–90 %)` for a share of a few samples.
 /// How a blind game ended, in words: `won after 131 moves`, `lost after
 /// 54 moves: no move left`, or why the player stopped.
 pub(crate) fn how_it_ended(ended: &str, moves: usize, settings: &HiddenSettings) -> String {
@@ -225,20 +171,6 @@ pub(crate) fn gave_up_why(settings: &HiddenSettings) -> String {
         "the player gives up with legal moves left: no line within its lookahead ({} positions) turns up a card or leaves a better position without going back to one already played through",
         settings.lookahead
     )
-}
-
-pub(crate) fn chance(estimate: Option<Interval>, player: Player) -> String {
-    match estimate {
-        Some(i) => format!(
-            "about {:.0} % ({:.0}–{:.0} %)",
-            i.share * 100.0,
-            i.low * 100.0,
-            i.high * 100.0
-        ),
-        None if player == Player::Hop => "not known (the lookahead's move: no move starts enough sampled wins, one at 1 and 2 suits, two at 4)".into(),
-        None if player == Player::Stage => "not known (the stage player rates its lines by where the stage ends, not by games won)".into(),
-        None => format!("not known (the {player} player samples no completion to solve)"),
-    }
 }
 
 /// The line that says, before the first move, what the chances printed
@@ -283,6 +215,7 @@ fn blind(
 ) -> anyhow::Result<ExitCode> {
     let cancel = super::cancel_on_ctrl_c();
     let mut player = settings.new_player();
+    let player_name = settings.player;
     let mut out = std::io::stdout().lock();
     if !args.json {
         writeln!(
@@ -308,10 +241,11 @@ fn blind(
                 played.number,
                 played.mv.to_string(),
                 played.words,
-                match played.win_estimate {
-                    Some(i) => format!("{:.0} %", i.share * 100.0),
-                    None => "?".into(),
-                }
+                super::player::chance(
+                    played.win_estimate,
+                    player_name,
+                    super::player::ChanceForm::Short
+                )
             );
             if !played.turned.is_empty() {
                 line.push_str(&format!(

@@ -581,3 +581,73 @@ fn analyze_stopped_by_ctrl_c_says_how_many_completions_it_decided() {
         "the verdict line says it too: {text}"
     );
 }
+
+/// One language: the blind player's flags have the same names, help and
+/// defaults in `play`, `hint` and `batch` (batch's old `--hidden-*`
+/// spellings still read), the player list is the library's, and `--seed`
+/// defaults to 1 in every command that has it.
+#[test]
+fn the_blind_players_flags_and_the_seed_read_the_same_in_every_command() {
+    let help = |command: &str| {
+        let output = spider().args([command, "--help"]).output().unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let flag_line = |text: &str, flag: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(flag))
+            .unwrap_or_else(|| panic!("{flag} missing:\n{text}"))
+            .trim()
+            .to_string()
+    };
+    let (play, hint, batch) = (help("play"), help("hint"), help("batch"));
+    for flag in [
+        "--player <NAME>",
+        "--player-samples <N>",
+        "--solve-positions <N>",
+        "--lookahead <N>",
+        "--check <N>",
+        "--deeper <N>",
+        "--deal-look <N>",
+    ] {
+        // Same words after the flag (the column may differ).
+        let words = |text: &str| {
+            flag_line(text, flag)[flag.len()..].trim().to_string()
+        };
+        assert_eq!(words(&play), words(&hint), "{flag}");
+        assert_eq!(words(&play), words(&batch), "{flag}");
+    }
+    for name in spider_analyzer::unknown::blind::Player::NAMES {
+        assert!(flag_line(&play, "--player <NAME>").contains(&format!("`{name}`")));
+    }
+    for command in ["analyze", "hint", "play", "batch"] {
+        assert!(
+            flag_line(&help(command), "--seed <N>").ends_with("[default: 1]"),
+            "{command}"
+        );
+    }
+    // The old spellings: batch's --hidden-*, play's --samples and
+    // --max-positions.
+    let output = spider()
+        .args(["batch", "--hidden", "--number", "3..3", "--suits", "1"])
+        .args(["--hidden-player", "lookahead", "--hidden-lookahead", "500"])
+        .args(["--hidden-samples", "2", "--hidden-max-positions", "5000", "-j", "1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("player lookahead,"), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("known.yaml");
+    std::fs::write(&path, ONE_KNOWN).unwrap();
+    spider()
+        .arg("play")
+        .arg(&path)
+        .args(["--samples", "2", "--max-positions", "5000", "-j", "1"])
+        .write_stdin("\n\n")
+        .assert()
+        .code(0);
+    // Without --hidden, the player's flags are refused, not ignored.
+    spider()
+        .args(["batch", "--number", "1..2", "--player", "hop"])
+        .assert()
+        .code(2);
+}
