@@ -37,14 +37,20 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 /// nothing can be cut short cleanly, such as reading the input).
 pub const EXIT_INTERRUPTED: u8 = 130;
 
-/// The exit codes of a command, for the end of its `--help`: the lines given,
-/// then the one for Ctrl-C that every command shares.
+/// The exit codes of a command, for the end of its `--help`: the table
+/// every command shares (the one in docs/commands.md, word for word),
+/// then what each code means for this command.
 macro_rules! exit_codes {
     ($($line:literal),* $(,)?) => {
         concat!(
-            "Exit status:\n",
+            "Exit status, the same in every command:\n",
+            "  0    success: the positive answer\n",
+            "  1    the negative answer\n",
+            "  2    bad usage or bad input (the message names the file, line and column), or an output refused: nothing written\n",
+            "  3    no answer yet: a limit or Ctrl-C stopped the work first, or (play) the input ended first\n",
+            "  130  stopped at once by Ctrl-C (a second one, or one while reading or writing)\n",
+            "For this command:\n",
             $("  ", $line, "\n",)*
-            "  130  stopped at once by Ctrl-C (a second one, or one while reading or writing)"
         )
     };
 }

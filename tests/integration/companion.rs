@@ -610,9 +610,7 @@ fn the_blind_players_flags_and_the_seed_read_the_same_in_every_command() {
         "--deal-look <N>",
     ] {
         // Same words after the flag (the column may differ).
-        let words = |text: &str| {
-            flag_line(text, flag)[flag.len()..].trim().to_string()
-        };
+        let words = |text: &str| flag_line(text, flag)[flag.len()..].trim().to_string();
         assert_eq!(words(&play), words(&hint), "{flag}");
         assert_eq!(words(&play), words(&batch), "{flag}");
     }
@@ -630,7 +628,14 @@ fn the_blind_players_flags_and_the_seed_read_the_same_in_every_command() {
     let output = spider()
         .args(["batch", "--hidden", "--number", "3..3", "--suits", "1"])
         .args(["--hidden-player", "lookahead", "--hidden-lookahead", "500"])
-        .args(["--hidden-samples", "2", "--hidden-max-positions", "5000", "-j", "1"])
+        .args([
+            "--hidden-samples",
+            "2",
+            "--hidden-max-positions",
+            "5000",
+            "-j",
+            "1",
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8(output.stdout).unwrap();
