@@ -108,12 +108,19 @@ pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
-            let _ = err.print();
             return match err.kind() {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    let _ = err.print();
                     ExitCode::SUCCESS
                 }
-                _ => ExitCode::from(EXIT_BAD_INPUT),
+                _ => {
+                    // Every error starts the same way, the command line's
+                    // as the others: `spider: error: ...`.
+                    let text = err.render().to_string();
+                    let text = text.strip_prefix("error: ").unwrap_or(&text);
+                    eprint!("spider: error: {text}");
+                    ExitCode::from(EXIT_BAD_INPUT)
+                }
             };
         }
     };
