@@ -222,6 +222,7 @@ impl Companion<'_> {
             history: Vec::new(),
             player: self.settings.new_player(),
             saved: None,
+            suggestion: None,
             echoes: std::io::IsTerminal::is_terminal(&stdin),
             input: stdin.lock(),
             out: std::io::stdout().lock(),
@@ -271,10 +272,13 @@ impl Companion<'_> {
                 return state.interrupted("while the player chose a move");
             }
             let legal = state.view.moves();
+            state.suggestion = None;
             let suggested = match choice {
-                Some(Choice {
-                    mv, win_estimate, ..
-                }) => {
+                Some(choice) => {
+                    state.suggestion = Some(choice.clone());
+                    let Choice {
+                        mv, win_estimate, ..
+                    } = choice;
                     let win_estimate =
                         self.estimate(&state.view, mv, win_estimate, number, &cancel)?;
                     if cancel.load(Ordering::Relaxed) {
@@ -557,7 +561,8 @@ impl Companion<'_> {
         if cancel.load(Ordering::Relaxed) {
             let _ = state.interrupted("while the hint's completions were solved");
         }
-        super::hint::print_hint(&mut state.out, &list, true, None)?;
+        // The move to play now is the one suggested, as in `spider hint`.
+        super::hint::print_hint(&mut state.out, &list, true, state.suggestion.as_ref())?;
         Ok(())
     }
 }
@@ -579,6 +584,8 @@ struct State<'a> {
     view: View,
     history: Vec<Played>,
     player: Box<dyn Policy + Send>,
+    /// The player's choice at this move, if any.
+    suggestion: Option<Choice>,
     /// The last file saved, and after how many moves.
     saved: Option<(PathBuf, usize)>,
     input: std::io::StdinLock<'a>,

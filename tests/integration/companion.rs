@@ -656,3 +656,23 @@ fn the_blind_players_flags_and_the_seed_read_the_same_in_every_command() {
         .assert()
         .code(2);
 }
+
+/// `hint` at a prompt lists every legal move with its share of sampled
+/// completions, and its move to play now is the one suggested.
+#[test]
+fn hint_at_a_prompt_lists_the_moves_with_the_suggested_one_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("known.yaml");
+    std::fs::write(&path, ONE_KNOWN).unwrap();
+    let (code, text, _) = play(&path, "hint\n\n\n", &[]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("move to play now: 1-2/1  (2♠ from pile 1 onto 3♠ on pile 2)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the blind player's move (the same player as `spider play`)"),
+        "{text}"
+    );
+    assert!(text.contains("every legal move, best first:"), "{text}");
+}
