@@ -16,7 +16,7 @@ use spider_analyzer::deal::Place;
 use spider_analyzer::deal::{Deal, check, yaml};
 use spider_analyzer::game::{Game, compact_line};
 use spider_analyzer::solve::{
-    Analysis, Limits, Progress, Reductions, RoomTest, Verdict, analyze_with_progress,
+    Analysis, Limits, Progress, Reductions, RoomTest, StopReason, Verdict, analyze_with_progress,
 };
 use spider_analyzer::text::count;
 use spider_analyzer::unknown::{Completion, Decided, SampleSummary};
@@ -70,9 +70,10 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = flags::whole_usize(0, flags::MAX_SAMPLES))]
     samples: usize,
     /// Seed of the sample of completions (printed with the report; the
-    /// same seed draws the same sample). Default: from the clock.
-    #[arg(long, value_name = "N", value_parser = flags::whole(0, u64::MAX))]
-    seed: Option<u64>,
+    /// same seed draws the same sample, the same default as in every
+    /// command).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = flags::whole(0, u64::MAX))]
+    seed: u64,
     /// Stop each sampled completion's search after this many positions
     /// (the time limit applies too).
     #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = flags::whole(1, flags::MAX_COUNT))]
@@ -264,7 +265,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     spinner.finish_and_clear();
 
     let want_completions = completions_follow && !cancel.load(Ordering::Relaxed);
-    let seed = args.seed.unwrap_or_else(sample::fresh_seed);
+    let seed = args.seed;
     let decided = if want_completions {
         let size = if decide_all {
             u64::try_from(&count).unwrap_or(u64::MAX)
@@ -327,6 +328,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None
     };
     let headline = Headline::new(&analysis, decided.as_ref());
+    // Ctrl-C while the completions were decided: how many of how many.
+    let stopped = match &decided {
+        Some(decided) if cancel.load(Ordering::Relaxed) => {
+            let planned = if decide_all {
+                sample::approximate(&count)
+            } else {
+                args.samples.to_string()
+            };
+            let cut = decided
+                .completions
+                .iter()
+                .filter(|c| c.analysis.stopped_by == Some(StopReason::Cancelled))
+                .count();
+            Some(format!(
+                "stopped by Ctrl-C: {} of {planned} {} decided{}, the others not started",
+                decided.completions.len() - cut,
+                if decided.is_sample() {
+                    "sampled completions"
+                } else {
+                    "completions"
+                },
+                if cut > 0 {
+                    format!(" ({cut} cut short, counted undecided)")
+                } else {
+                    String::new()
+                }
+            ))
+        }
+        _ => None,
+    };
 
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -334,6 +365,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "file": name,
             "verdict": headline.verdict(),
             "headline": headline.to_string(),
+            "stopped": stopped,
             "consistency": report,
             "analysis": analysis_json(&analysis),
             "reveals_by_place": reveal_groups_json(&deal, &analysis),
@@ -355,9 +387,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             &analysis,
             &headline,
             args.quiet,
+            stopped.as_deref(),
         )?;
         if let Some(decided) = &decided {
-            print_completions(&mut out, decided)?;
+            print_completions(&mut out, decided, stopped.as_deref())?;
         } else if unknown > 0 {
             writeln!(
                 out,
@@ -392,6 +425,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         super::show::write_analysis_page(
             path, args.force, &inputs, &name, &game, &deal, &analysis,
         )?;
+    }
+    // Stopped by Ctrl-C: undecided (3), whatever was decided before it.
+    if cancel.load(Ordering::Relaxed) {
+        return Ok(ExitCode::from(3));
     }
     Ok(headline.exit_code())
 }
@@ -560,6 +597,7 @@ fn print_report(
     analysis: &Analysis,
     headline: &Headline,
     quiet: bool,
+    stopped: Option<&str>,
 ) -> anyhow::Result<()> {
     let Subject { name, deal, game } = *subject;
     writeln!(
@@ -589,7 +627,10 @@ fn print_report(
             String::new()
         }
     )?;
-    writeln!(out, "verdict: {headline}")?;
+    match stopped {
+        Some(stopped) => writeln!(out, "verdict: {headline} ({stopped})")?,
+        None => writeln!(out, "verdict: {headline}")?,
+    }
     if !matches!(headline, Headline::Search(..)) {
         write!(out, "search of the deal as written: {}", analysis.verdict)?;
         if let Some(reason) = analysis.stopped_by {
@@ -865,7 +906,12 @@ fn reveal_groups_json(deal: &Deal, analysis: &Analysis) -> serde_json::Value {
         .collect()
 }
 
-fn print_completions(out: &mut impl Write, decided: &Decided) -> anyhow::Result<()> {
+/// `stopped`: what Ctrl-C left decided, when it stopped them.
+fn print_completions(
+    out: &mut impl Write,
+    decided: &Decided,
+    stopped: Option<&str>,
+) -> anyhow::Result<()> {
     let slots: Vec<String> = decided.slots.iter().map(|p| p.to_string()).collect();
     if let Some(seed) = decided.seed {
         let summary = decided.summary();
@@ -875,6 +921,9 @@ fn print_completions(out: &mut impl Write, decided: &Decided) -> anyhow::Result<
             sample::approximate(&decided.total),
             decided.slots.len(),
         )?;
+        if let Some(stopped) = stopped {
+            writeln!(out, "{stopped}")?;
+        }
         writeln!(
             out,
             "sample: {} drawn uniformly, seed {seed} (--seed {seed} draws it again), each searched under its limits",
@@ -926,6 +975,9 @@ fn print_completions(out: &mut impl Write, decided: &Decided) -> anyhow::Result<
         "\ncompletions: every way to fill the XX slots ({})",
         slots.join("; ")
     )?;
+    if let Some(stopped) = stopped {
+        writeln!(out, "{stopped}")?;
+    }
     for (index, completion) in decided.completions.iter().enumerate() {
         let cards: Vec<String> = completion.cards.iter().map(|c| c.to_string()).collect();
         let a = &completion.analysis;

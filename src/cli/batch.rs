@@ -96,43 +96,11 @@ pub struct Args {
     /// appended to the results file as it ends, and a rerun resumes.
     #[arg(long, conflicts_with_all = ["summarize"])]
     hidden: bool,
-    /// With --hidden: the blind player, `hop`, `lookahead`, `rollout` or `stage` (as
-    /// `spider play --player`; default: `lookahead` at 2 suits, `hop` at 1
-    /// and 4).
-    #[arg(long, value_name = "NAME", requires = "hidden", value_parser = super::flags::player)]
-    hidden_player: Option<spider_analyzer::unknown::blind::Player>,
-    /// With --hidden: completions sampled at each decision (hop: the
-    /// completions solved; rollout and stage: the rollouts of each candidate
-    /// line; lookahead: none; default: 6 for stage, 3 for the others).
-    #[arg(long, value_name = "N", requires = "hidden", value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
-    hidden_samples: Option<usize>,
-    /// With --hidden: stop each solve of a sampled completion after N
-    /// positions (default: 50000 at 4 suits, 100000 at 1 and 2).
-    #[arg(long, value_name = "N", requires = "hidden", value_parser = super::flags::whole(1, super::flags::MAX_COUNT))]
-    hidden_max_positions: Option<u64>,
-    /// With --hidden: with no solved plan, play the best line of moves that
-    /// turn up nothing before one that does, searched within N positions
-    /// (0: the move that scores best, as the first study's player did).
-    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_LOOKAHEAD, requires = "hidden")]
-    hidden_lookahead: usize,
-    /// With --hidden (hop): with at most one stock row left, check each
-    /// card the plans turn up against the lookahead's lines to a card, on N
-    /// sampled completions solved after each (0: no check).
-    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_CHECK, requires = "hidden", value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
-    hidden_check: usize,
-    /// With --hidden (lookahead, and hop's lookahead lines): draw N cards for what each of the
-    /// lookahead's best lines to a card turns up, and play the line that
-    /// leaves the best next line on average (0: the lookahead's value
-    /// alone).
-    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEEPER, requires = "hidden", value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
-    hidden_deeper: usize,
-    /// With --hidden (lookahead, and hop's lookahead lines): when the
-    /// lookahead's line deals, draw N rows for the deal and leave the piles
-    /// as the best of the lookahead's five best arrangements before it by
-    /// what the player could do next on average (0: the lookahead's
-    /// arrangement).
-    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEAL_LOOK, requires = "hidden", value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
-    hidden_deal_look: usize,
+    /// With --hidden: the blind player and its budgets, as in `spider
+    /// play` and `spider hint` (the old `--hidden-*` spellings are read
+    /// too).
+    #[command(flatten)]
+    player: super::player::PlayerArgs,
     /// With --hidden: seed of the samples (the same seed plays the same
     /// games).
     #[arg(long, value_name = "N", default_value_t = 1, requires = "hidden", value_parser = super::flags::whole(0, u64::MAX))]
@@ -159,30 +127,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         super::output::check(path, &inputs, args.force)?;
     }
     let config = config(&args)?;
+    let p = &args.player;
+    if !args.hidden
+        && (p.player.is_some()
+            || p.player_samples.is_some()
+            || p.solve_positions.is_some()
+            || p.lookahead != spider_analyzer::unknown::blind::DEFAULT_LOOKAHEAD
+            || p.check != spider_analyzer::unknown::blind::DEFAULT_CHECK
+            || p.deeper != spider_analyzer::unknown::blind::DEFAULT_DEEPER
+            || p.deal_look != spider_analyzer::unknown::blind::DEFAULT_DEAL_LOOK)
+    {
+        anyhow::bail!(
+            "the blind player's flags (--player, --player-samples, --solve-positions, --lookahead, --check, --deeper, --deal-look) need --hidden"
+        );
+    }
     if args.hidden {
-        let player =
-            args.hidden_player
-                .unwrap_or(spider_analyzer::unknown::blind::Player::default_for(
-                    config.suits,
-                ));
-        let settings = spider_analyzer::unknown::blind::HiddenSettings {
-            player,
-            samples: args.hidden_samples.unwrap_or(player.default_samples()),
-            limits: Limits {
-                max_positions: Some(args.hidden_max_positions.unwrap_or(
-                    spider_analyzer::unknown::policy::default_solve_positions(config.suits),
-                )),
-                memory_limit: super::flags::MemoryLimit::Auto
-                    .per_search(super::flags::threads(args.jobs)),
-                ..Limits::default()
-            },
-            max_moves: 1000,
-            lookahead: args.hidden_lookahead,
-            check: args.hidden_check,
-            deeper: args.hidden_deeper,
-            deal_look: args.hidden_deal_look,
-            seed: args.seed,
-        };
+        let settings = args
+            .player
+            .settings(config.suits, args.seed, 1000, args.jobs);
         let (code, records) = super::hidden::run(
             &config,
             &settings,

@@ -32,6 +32,11 @@ pub struct Args {
     /// relaxed.
     #[arg(long, value_name = "standard|relaxed", default_value = "standard", value_parser = parse_rules)]
     rules: Rules,
+    /// Write the deal as its player sees it: the face-up cards only, every
+    /// face-down and stock card `XX` (the file `spider play` and `spider
+    /// hint` take at the start of that game).
+    #[arg(long)]
+    as_seen: bool,
     /// Write the deal file here instead of to standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -82,6 +87,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )
         }
         (None, None) => unreachable!("clap requires --number or --pysol"),
+    };
+    let (deal, origin) = if args.as_seen {
+        let seen = spider_analyzer::unknown::view::View::of(&deal)?.deal();
+        (seen, format!("{origin}, as its player sees it (--as-seen)"))
+    } else {
+        (deal, origin)
     };
     let text = format!("# {origin}\n{}", yaml::to_string(&deal));
     match &args.output {

@@ -25,7 +25,7 @@ use spider_analyzer::unknown::{Completion, Decided, completions, sample};
     "0  a move to play (or the position is already won)",
     "1  no legal move",
     "2  bad usage or bad input (an inconsistent deal included: its candidates cannot fill the XX slots)",
-    "3  no move can be told better: no sampled completion was won within the limits",
+    "3  no move can be told better: no sampled completion was won within the limits, or Ctrl-C stopped the completions",
 ))]
 pub struct Args {
     /// The deal file (YAML, or CLIPS facts), as the player sees it: every
@@ -39,10 +39,10 @@ pub struct Args {
     /// or more.
     #[arg(long, value_name = "N", default_value_t = 30, value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
     samples: usize,
-    /// Seed of the sample (printed; the same seed draws the same sample).
-    /// Default: from the clock.
-    #[arg(long, value_name = "N", value_parser = super::flags::whole(0, u64::MAX))]
-    seed: Option<u64>,
+    /// Seed of the sample and of the blind player (printed; the same seed
+    /// draws the same sample, the same default as in every command).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::flags::whole(0, u64::MAX))]
+    seed: u64,
     /// Stop each search (one completion, or one move in one completion)
     /// after this many positions; 0 for no limit.
     #[arg(long, value_name = "N", default_value = "1000000", value_parser = super::flags::count_limit)]
@@ -63,6 +63,11 @@ pub struct Args {
     /// Print the hint as JSON.
     #[arg(long)]
     json: bool,
+    /// The blind player whose move is the move to play now (the same as
+    /// `spider play`'s; its own budgets, not --samples and
+    /// --max-positions, which size the list of shares).
+    #[command(flatten)]
+    player: super::player::PlayerArgs,
 }
 
 /// Exit 0 with a move to play (or a won position), 1 when the position has
@@ -83,7 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let candidates = report.candidates();
     let count = sample::count(&candidates);
-    let seed = args.seed.unwrap_or_else(sample::fresh_seed);
+    let seed = args.seed;
     let sampled = count > BigUint::from(args.max_completions);
     let cancel = super::cancel_on_ctrl_c();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -157,7 +162,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         !matches!(place, Place::FaceDown { .. } | Place::Stock { .. }) || slot.known().is_none()
     });
     let choice = if as_seen {
-        pool.install(|| blind_choice(&deal, &limits, seed, &cancel))?
+        let settings = args
+            .player
+            .settings(deal.suits, seed, usize::MAX, args.jobs);
+        pool.install(|| blind_choice(&deal, &settings, &cancel))?
     } else {
         None
     };
@@ -213,9 +221,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 summary.undecided
             )?,
         }
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            writeln!(
+                out,
+                "stopped by Ctrl-C: {} of {} decided; the shares below are of those",
+                summary.decided,
+                if sampled {
+                    format!("{samples} sampled completions")
+                } else {
+                    format!("{} completions", sample::approximate(&decided.total))
+                }
+            )?;
+        }
         print_hint(&mut out, &hint, decided.is_sample(), choice.as_ref())?;
     }
     out.flush()?;
+    if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        return Ok(ExitCode::from(3));
+    }
     Ok(if hint.moves.is_empty() {
         ExitCode::from(1)
     } else if knows_nothing(&hint) {
@@ -275,22 +298,11 @@ fn kind_words(kind: Kind) -> &'static str {
 /// `seed` and the memory limit of `limits`.
 fn blind_choice(
     deal: &spider_analyzer::deal::Deal,
-    limits: &spider_analyzer::solve::Limits,
-    seed: u64,
+    settings: &HiddenSettings,
     cancel: &std::sync::atomic::AtomicBool,
 ) -> anyhow::Result<Option<Choice>> {
     let view = View::of(deal)?;
-    let defaults = HiddenSettings::for_suits(deal.suits);
-    let mut player = HiddenSettings {
-        limits: spider_analyzer::solve::Limits {
-            memory_limit: limits.memory_limit,
-            ..defaults.limits.clone()
-        },
-        max_moves: usize::MAX,
-        seed,
-        ..defaults
-    }
-    .new_player();
+    let mut player = settings.new_player();
     Ok(player.choose(&view, cancel)?)
 }
 

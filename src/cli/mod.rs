@@ -9,6 +9,7 @@ mod analyze;
 mod batch;
 mod budget;
 mod check;
+mod companion;
 mod convert;
 mod deal;
 mod flags;
@@ -18,6 +19,7 @@ mod hint;
 mod input;
 pub(crate) mod output;
 mod play;
+mod player;
 mod queens;
 mod quiz;
 mod replay;
@@ -37,14 +39,20 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 /// nothing can be cut short cleanly, such as reading the input).
 pub const EXIT_INTERRUPTED: u8 = 130;
 
-/// The exit codes of a command, for the end of its `--help`: the lines given,
-/// then the one for Ctrl-C that every command shares.
+/// The exit codes of a command, for the end of its `--help`: the table
+/// every command shares (the one in docs/commands.md, word for word),
+/// then what each code means for this command.
 macro_rules! exit_codes {
     ($($line:literal),* $(,)?) => {
         concat!(
-            "Exit status:\n",
+            "Exit status, the same in every command:\n",
+            "  0    success: the positive answer\n",
+            "  1    the negative answer\n",
+            "  2    bad usage or bad input (the message names the file, line and column), or an output refused: nothing written\n",
+            "  3    no answer yet: a limit or Ctrl-C stopped the work first, or (play) the input ended first\n",
+            "  130  stopped at once by Ctrl-C (a second one, or one while reading or writing)\n",
+            "For this command:\n",
             $("  ", $line, "\n",)*
-            "  130  stopped at once by Ctrl-C (a second one, or one while reading or writing)"
         )
     };
 }
@@ -85,7 +93,7 @@ enum Command {
     Replay(replay::Args),
     /// The move to play now, for a player who cannot see the XX cards.
     Hint(hint::Args),
-    /// A companion for a live game: the move to play, then the cards it turned up; or --blind, a whole game played blind.
+    /// A companion for a live game: the move to play, then it follows what you did; or --blind, a whole game played blind.
     Play(play::Args),
     /// Count the solutions of the N-queens puzzle with the search engine.
     Queens(queens::Args),
@@ -104,12 +112,19 @@ pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
-            let _ = err.print();
             return match err.kind() {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    let _ = err.print();
                     ExitCode::SUCCESS
                 }
-                _ => ExitCode::from(EXIT_BAD_INPUT),
+                _ => {
+                    // Every error starts the same way, the command line's
+                    // as the others: `spider: error: ...`.
+                    let text = err.render().to_string();
+                    let text = text.strip_prefix("error: ").unwrap_or(&text);
+                    eprint!("spider: error: {text}");
+                    ExitCode::from(EXIT_BAD_INPUT)
+                }
             };
         }
     };
@@ -155,12 +170,35 @@ fn install_ctrl_c_handler() {
     use std::sync::atomic::Ordering;
     let _ = ctrlc::set_handler(|| {
         let watched = CANCEL_WATCHED.load(Ordering::SeqCst);
+        if !watched
+            && let Ok(note) = CTRL_C_NOTE.try_lock()
+            && let Some(note) = note.as_ref()
+        {
+            eprintln!("\n{note}");
+        }
         // No flush of stdout here: the main thread may hold its lock while
         // blocked on a full pipe, and Ctrl-C must still end the program.
         if !watched || CANCEL.swap(true, Ordering::SeqCst) {
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
     });
+}
+
+/// What to say on standard error when Ctrl-C ends the program at once
+/// (the live game's prompt: what was saved).
+static CTRL_C_NOTE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// While `read` runs (a prompt waiting for the player), Ctrl-C exits at
+/// once with 130, writing `note` on standard error first; afterwards it
+/// sets the cancel flag again, as [`cancel_on_ctrl_c`] arranged.
+pub(crate) fn at_prompt<T>(note: String, read: impl FnOnce() -> T) -> T {
+    use std::sync::atomic::Ordering;
+    *CTRL_C_NOTE.lock().unwrap_or_else(|e| e.into_inner()) = Some(note);
+    let watched = CANCEL_WATCHED.swap(false, Ordering::SeqCst);
+    let value = read();
+    CANCEL_WATCHED.store(watched, Ordering::SeqCst);
+    *CTRL_C_NOTE.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    value
 }
 
 /// The cancel flag that Ctrl-C sets, for a long run that stops cleanly and

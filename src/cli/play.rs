@@ -3,84 +3,60 @@
 //! known. The player ([`spider_analyzer::unknown::blind::Hop`]) is given
 //! only a [`View`]: what a player at the table sees.
 //!
-//! Live: it prints the move to play with the estimated chance to win; when
-//! the move turns up cards (a face-down card uncovered, a deal) it asks
-//! which, reading standard input (a terminal or a pipe), checks them
-//! against the cards still unseen and goes on. It assumes the move it
-//! printed is the move played.
+//! Live ([`super::companion`]): it prints the move to play with the
+//! estimated chance to win and follows the game the player plays, reading
+//! standard input (a terminal or a pipe): the cards a move turned up,
+//! another move, `undo`, `fix`, `board`, `save`, `hint`, `quit`, `help`.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use spider_analyzer::cards::{Card, SuitCount};
-use spider_analyzer::deal::check;
+use spider_analyzer::deal::{Rules, check, numbered, pysol};
 use spider_analyzer::game::{Game, Move};
 use spider_analyzer::html::play as page;
-use spider_analyzer::solve::Limits;
-use spider_analyzer::stats::Interval;
 use spider_analyzer::text::count;
-use spider_analyzer::unknown::blind::{Choice, HiddenSettings, PlayedMove, Player, play_blind};
+use spider_analyzer::unknown::blind::{HiddenSettings, PlayedMove, Player, play_blind};
 use spider_analyzer::unknown::referee::Referee;
-use spider_analyzer::unknown::view::{View, ViewError};
+use spider_analyzer::unknown::view::View;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = super::exit_codes!(
     "0  the game is won",
     "1  no move left (or, --blind, the game is lost)",
     "2  bad usage or bad input (file, line and column)",
-    "3  end of input before the game ended (live mode)",
+    "3  stopped before the game ended: end of input, `quit` or --max-moves (live)",
 ))]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["file", "number", "pysol"])))]
 pub struct Args {
     /// The deal file (YAML, or CLIPS facts): as the player sees it (every
     /// card never seen written `XX`), or with --blind every card known.
-    file: PathBuf,
+    file: Option<PathBuf>,
+    /// PySol(FC) game N of 4-suit Spider instead of a file, as its player
+    /// sees it (only the face-up cards; with --blind, the whole deal for
+    /// the referee).
+    #[arg(long, value_name = "N", conflicts_with = "file")]
+    pysol: Option<u128>,
+    /// Deal N of the project's own generator instead of a file (with
+    /// --suits), as its player sees it.
+    #[arg(long, value_name = "N", conflicts_with_all = ["file", "pysol"], value_parser = super::flags::whole(0, u64::MAX))]
+    number: Option<u64>,
+    /// With --number: the suit count, 1, 2 or 4 (default 4).
+    #[arg(long, value_name = "1|2|4", requires = "number", value_parser = super::deal::parse_suits)]
+    suits: Option<spider_analyzer::cards::SuitCount>,
     /// Play the whole game as a player who sees only face-up cards,
     /// against the cards of FILE (every card must be known).
     #[arg(long)]
     blind: bool,
-    /// The blind player: `hop` (hindsight optimisation: sampled
-    /// completions solved with every card known, the lookahead's line when
-    /// none is won), `lookahead` (the lookahead's line alone, no sample) or
-    /// `rollout` (each candidate line played on against sampled cards, each
-    /// drawn only when it turns up) or `stage` (the lookahead's best lines,
-    /// each played on to the next deal against sampled cards); default:
-    /// `lookahead` at 2 suits, `hop` at 1 and 4 (see docs/unknown-cards.md).
-    #[arg(long, value_name = "NAME", value_parser = super::flags::player)]
-    player: Option<Player>,
-    /// Completions sampled at each decision (hop: the completions solved;
-    /// rollout and stage: the rollouts of each candidate line; lookahead and
-    /// stage: the completions solved after each move for its chance;
-    /// default: 6 for stage, 3 for the others).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    samples: Option<u64>,
-    /// Stop each solve of a sampled completion after N positions (a budget
-    /// in work: the same moves on any machine; default: 50000 at 4 suits,
-    /// 100000 at 1 and 2).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[command(flatten)]
+    player: super::player::PlayerArgs,
+    /// The old spelling of --player-samples.
+    #[arg(long, value_name = "N", hide = true, conflicts_with = "player_samples", value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
+    samples: Option<usize>,
+    /// The old spelling of --solve-positions.
+    #[arg(long, value_name = "N", hide = true, conflicts_with = "solve_positions", value_parser = super::flags::whole(1, super::flags::MAX_COUNT))]
     max_positions: Option<u64>,
-    /// With no solved plan, play the best line of moves that turn up
-    /// nothing before one that does, searched within N positions (0: the
-    /// move whose position scores best).
-    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_LOOKAHEAD)]
-    lookahead: usize,
-    /// With at most one stock row left, check each card the plans turn up
-    /// against the lookahead's lines to a card, on N sampled completions
-    /// solved after each (0: no check).
-    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_CHECK, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
-    check: usize,
-    /// (lookahead, and hop's lookahead lines) Draw N cards for what each
-    /// of the lookahead's best lines to a card turns up, and play the line
-    /// that leaves the best next line on average (0: the lookahead's value
-    /// alone).
-    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEEPER, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
-    deeper: usize,
-    /// (lookahead, and hop's lookahead lines) When the lookahead's line
-    /// deals, draw N rows for the deal and leave the piles as the best of
-    /// the lookahead's five best arrangements before it by what the player
-    /// could do next on average (0: the lookahead's arrangement).
-    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEAL_LOOK, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
-    deal_look: usize,
     /// Seed of the samples (the same seed plays the same game).
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -102,16 +78,46 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if !args.blind && super::input::is_stdin(&args.file) {
+    let (deal, name, file) = match (&args.file, args.number, args.pysol) {
+        (Some(file), _, _) => (
+            super::input::load_deal(file)?,
+            super::input::name(file),
+            Some(file.as_path()),
+        ),
+        (None, Some(number), _) => {
+            let suits = args.suits.unwrap_or_default();
+            let deal = numbered::deal(number, suits, Rules::Standard);
+            (
+                deal,
+                format!("deal {number} ({}-suit)", suits.count()),
+                None,
+            )
+        }
+        (None, None, Some(game)) => (
+            pysol::deal(game, Rules::Standard)?,
+            format!("PySol game {game}"),
+            None,
+        ),
+        (None, None, None) => unreachable!("clap requires a file, --number or --pysol"),
+    };
+    // A numbered deal live is played as its player sees it: the real cards
+    // are not kept, so nothing can peek at them.
+    let deal = if file.is_none() && !args.blind {
+        View::of(&deal)
+            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?
+            .deal()
+    } else {
+        deal
+    };
+    let inputs: Vec<&std::path::Path> = file.into_iter().collect();
+    if !args.blind && file.is_some_and(super::input::is_stdin) {
         anyhow::bail!(
             "the live game reads the cards turned up from standard input: give the deal as a file, not `-`"
         );
     }
     if let Some(path) = &args.html {
-        super::output::check(path, &[args.file.as_path()], args.force)?;
+        super::output::check(path, &inputs, args.force)?;
     }
-    let deal = super::input::load_deal(&args.file)?;
-    let name = super::input::name(&args.file);
     Game::new(&deal).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let report = check::check(&deal);
     if !report.consistent {
@@ -119,52 +125,52 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "{name}: the deal is inconsistent, so the unseen cards are not known: see `spider check {name}`"
         );
     }
-    let player = args.player.unwrap_or(Player::default_for(deal.suits));
-    let settings = HiddenSettings {
-        player,
-        samples: args
-            .samples
-            .map_or(player.default_samples(), |n| n as usize),
-        limits: Limits {
-            max_positions: Some(args.max_positions.unwrap_or(
-                spider_analyzer::unknown::policy::default_solve_positions(deal.suits),
-            )),
-            memory_limit: super::flags::MemoryLimit::Auto
-                .per_search(super::flags::threads(args.jobs)),
-            ..Limits::default()
-        },
-        max_moves: args.max_moves,
-        lookahead: args.lookahead,
-        check: args.check,
-        deeper: args.deeper,
-        deal_look: args.deal_look,
-        seed: args.seed,
-    };
+    let mut player_args = args.player.clone();
+    player_args.player_samples = player_args.player_samples.or(args.samples);
+    player_args.solve_positions = player_args.solve_positions.or(args.max_positions);
+    let settings = player_args.settings(deal.suits, args.seed, args.max_moves, args.jobs);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()?;
     if args.blind {
         let referee = Referee::new(&deal).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-        pool.install(|| blind(&args, &name, referee, &settings))
+        pool.install(|| blind(&args, &name, &inputs, referee, &settings))
     } else {
         let view = View::of(&deal).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-        pool.install(|| live(&args, &name, view, &settings))
+        let companion = super::companion::Companion {
+            name: &name,
+            inputs: &inputs,
+            settings: &settings,
+            max_moves: args.max_moves,
+            seed: args.seed,
+        };
+        pool.install(|| companion.run(&deal, view))
     }
 }
 
-/// `63 %` or `63 % (20–90 %)` for a share of a few samples.
-fn chance(estimate: Option<Interval>, player: Player) -> String {
-    match estimate {
-        Some(i) => format!(
-            "about {:.0} % ({:.0}–{:.0} %)",
-            i.share * 100.0,
-            i.low * 100.0,
-            i.high * 100.0
+/// How a blind game ended, in words: `won after 131 moves`, `lost after
+/// 54 moves: no move left`, or why the player stopped.
+pub(crate) fn how_it_ended(ended: &str, moves: usize, settings: &HiddenSettings) -> String {
+    let moves = count(moves as u64, "move");
+    match ended {
+        "won" => format!("won after {moves}"),
+        "no move left" => format!("lost after {moves}: no move left"),
+        "gave up" => format!("lost after {moves}: {}", gave_up_why(settings)),
+        "no progress" => format!(
+            "lost after {moves}: the player gives up, 200 moves in a row without a plan (no winning line in any sample, no line of the lookahead)"
         ),
-        None if player == Player::Hop => "not known (the lookahead's move: no move starts enough sampled wins, one at 1 and 2 suits, two at 4)".into(),
-        None if player == Player::Stage => "not known (the stage player rates its lines by where the stage ends, not by games won)".into(),
-        None => format!("not known (the {player} player samples no completion to solve)"),
+        "move limit" => format!("stopped after {moves} (--max-moves)"),
+        "cancelled" => format!("stopped by Ctrl-C after {moves}"),
+        other => format!("ended after {moves} ({other})"),
     }
+}
+
+/// Why the player gives up while legal moves remain.
+pub(crate) fn gave_up_why(settings: &HiddenSettings) -> String {
+    format!(
+        "the player gives up with legal moves left: no line within its lookahead ({} positions) turns up a card or leaves a better position without going back to one already played through",
+        settings.lookahead
+    )
 }
 
 /// The line that says, before the first move, what the chances printed
@@ -173,7 +179,7 @@ fn chance(estimate: Option<Interval>, player: Player) -> String {
 /// default player, beside the share of fresh deals it wins blind in the
 /// report studies (docs/unknown-cards.md: own 1-suit and 2-suit deals
 /// 101..200, PySol 101..200 at 4 suits).
-fn what_chances_mean(suits: SuitCount, player: Player) -> String {
+pub(crate) fn what_chances_mean(suits: SuitCount, player: Player) -> String {
     let won_blind = match suits {
         SuitCount::One => 89,
         SuitCount::Two => 62,
@@ -203,11 +209,13 @@ fn cards_text(cards: &[Card]) -> String {
 fn blind(
     args: &Args,
     name: &str,
+    inputs: &[&std::path::Path],
     mut referee: Referee,
     settings: &HiddenSettings,
 ) -> anyhow::Result<ExitCode> {
     let cancel = super::cancel_on_ctrl_c();
     let mut player = settings.new_player();
+    let player_name = settings.player;
     let mut out = std::io::stdout().lock();
     if !args.json {
         writeln!(
@@ -233,10 +241,11 @@ fn blind(
                 played.number,
                 played.mv.to_string(),
                 played.words,
-                match played.win_estimate {
-                    Some(i) => format!("{:.0} %", i.share * 100.0),
-                    None => "?".into(),
-                }
+                super::player::chance(
+                    played.win_estimate,
+                    player_name,
+                    super::player::ChanceForm::Short
+                )
             );
             if !played.turned.is_empty() {
                 line.push_str(&format!(
@@ -275,10 +284,8 @@ fn blind(
     } else {
         writeln!(
             out,
-            "{} after {} ({}): {} removed, {} face down, {}, {:.1} s (the slowest move {:.1} s)",
-            if game.won { "won" } else { "lost" },
-            count(game.moves as u64, "move"),
-            game.ended,
+            "{}: {} removed, {} face down, {}, {:.1} s (the slowest move {:.1} s)",
+            how_it_ended(game.ended, game.moves, settings),
             count(game.runs_removed as u64, "run"),
             count(game.face_down_left as u64, "card"),
             count(game.decisions as u64, "decision"),
@@ -303,7 +310,7 @@ fn blind(
             ],
         };
         let text = page::page(&real, &start, &caption, &line);
-        super::output::write(path, &[args.file.as_path()], args.force, |out| {
+        super::output::write(path, inputs, args.force, |out| {
             out.write_all(text.as_bytes())
         })?;
     }
@@ -311,187 +318,4 @@ fn blind(
         return Ok(ExitCode::from(super::EXIT_INTERRUPTED));
     }
     Ok(ExitCode::from(if game.won { 0 } else { 1 }))
-}
-
-/// Reads whitespace- or comma-separated cards; `None` at end of input.
-fn read_cards(input: &mut impl BufRead) -> anyhow::Result<Option<Result<Vec<Card>, String>>> {
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
-        return Ok(None);
-    }
-    Ok(Some(
-        line.split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|t| !t.is_empty())
-            .map(|t| {
-                t.parse::<Card>()
-                    .map_err(|_| format!("`{t}` is not a card (write cards like 7h, 10S, A♠)"))
-            })
-            .collect(),
-    ))
-}
-
-fn live(
-    args: &Args,
-    name: &str,
-    mut view: View,
-    settings: &HiddenSettings,
-) -> anyhow::Result<ExitCode> {
-    let cancel = super::cancel_on_ctrl_c();
-    let mut player = settings.new_player();
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "{name}: {} not seen yet; seed {} (--seed {} gives the same moves)",
-        count(view.hidden_count() as u64, "card"),
-        args.seed,
-        args.seed
-    )?;
-    writeln!(out, "{}", what_chances_mean(view.suits(), settings.player))?;
-    writeln!(out, "{view}")?;
-    let mut played = 0usize;
-    loop {
-        if view.is_won() {
-            writeln!(
-                out,
-                "the game is won after {}",
-                count(played as u64, "move")
-            )?;
-            return Ok(ExitCode::SUCCESS);
-        }
-        if played >= args.max_moves {
-            writeln!(
-                out,
-                "stopped: {} played (--max-moves)",
-                count(played as u64, "move")
-            )?;
-            return Ok(ExitCode::from(1));
-        }
-        let Some(Choice {
-            mv, win_estimate, ..
-        }) = player.choose(&view, &cancel)?
-        else {
-            if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-                return Ok(ExitCode::from(super::EXIT_INTERRUPTED));
-            }
-            if player.stats().gave_up {
-                writeln!(
-                    out,
-                    "no move to suggest: 200 moves in a row without a winning line in any sample; the game looks lost"
-                )?;
-            } else {
-                writeln!(out, "no move left: the game is lost")?;
-            }
-            return Ok(ExitCode::from(1));
-        };
-        played += 1;
-        writeln!(out, "move {played}: {mv}  ({})", view.describe(mv))?;
-        // A player that solves no sample gives no chance: the move's
-        // share of sampled completions won after it stands in (a stream
-        // of its own, so the moves are those of `--blind` and `batch`).
-        let win_estimate = match win_estimate {
-            None if matches!(settings.player, Player::Lookahead | Player::Stage) => {
-                let won = spider_analyzer::unknown::sample::won_share_after(
-                    &view.deal(),
-                    &view.unseen(),
-                    &[mv],
-                    settings.samples,
-                    settings.seed ^ (played as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                    &settings.limits,
-                    &cancel,
-                )?;
-                Interval::of(won, settings.samples)
-            }
-            known => known,
-        };
-        writeln!(
-            out,
-            "  chance to win from here: {}",
-            chance(win_estimate, settings.player)
-        )?;
-        let turning = view.turns_up(mv)?;
-        let mut turned: Vec<Card> = Vec::new();
-        let mut asked = turning;
-        let next = loop {
-            if turned.len() >= asked {
-                match view.after(mv, &turned) {
-                    Ok(next) => break next,
-                    Err(ViewError::NotEnough { needed, .. }) => {
-                        writeln!(
-                            out,
-                            "  the deal completed a run, which uncovered {} more",
-                            count((needed - turned.len()) as u64, "card")
-                        )?;
-                        asked = needed;
-                        continue;
-                    }
-                    Err(err) => {
-                        writeln!(out, "  {err}; again, please")?;
-                        turned.clear();
-                        asked = turning;
-                        continue;
-                    }
-                }
-            }
-            let want = asked - turned.len();
-            if mv == Move::Deal && turned.is_empty() {
-                write!(out, "  which {want} cards were dealt, pile 1 to 10? ")?;
-            } else if want == 1 {
-                write!(out, "  which card turned up? ")?;
-            } else {
-                write!(out, "  which {want} cards turned up, pile by pile? ")?;
-            }
-            out.flush()?;
-            let Some(answer) = read_cards(&mut input)? else {
-                writeln!(out)?;
-                writeln!(
-                    out,
-                    "end of input: stopped after {} suggested; {} removed, {} not seen yet",
-                    count(played as u64, "move"),
-                    count(view.removed().len() as u64, "run"),
-                    count(view.hidden_count() as u64, "card")
-                )?;
-                out.flush()?;
-                return Ok(ExitCode::from(3));
-            };
-            match answer {
-                Err(message) => writeln!(out, "  {message}; again, please")?,
-                Ok(cards) if cards.len() != want => writeln!(
-                    out,
-                    "  {} given, {want} expected; again, please",
-                    count(cards.len() as u64, "card")
-                )?,
-                Ok(cards) => {
-                    let unseen = view.unseen();
-                    let mut pool = unseen.clone();
-                    let mut bad = None;
-                    for card in turned.iter().chain(&cards) {
-                        match pool.iter().position(|c| c == card) {
-                            Some(at) => {
-                                pool.remove(at);
-                            }
-                            None => {
-                                bad = Some(*card);
-                                break;
-                            }
-                        }
-                    }
-                    match bad {
-                        Some(card) => writeln!(
-                            out,
-                            "  {} cannot be there: every copy of it is already face up, removed or named; again, please",
-                            card.pretty()
-                        )?,
-                        None => turned.extend(cards),
-                    }
-                }
-            }
-        };
-        if !turned.is_empty() {
-            writeln!(out, "  turned up: {}", cards_text(&turned))?;
-        }
-        player.observe(mv, &next, &turned);
-        view = next;
-    }
 }

@@ -17,6 +17,7 @@
 //!     face_up: [5S]                      # bottom first; the last is the top card
 //! stock:              # rows still to come, first dealt first; 10 cards each
 //!   - [10H, 10D, 5H, AS, 8C, 3C, 8D, 4C, 7C, 5S]
+//! # or, every stock card never seen: `stock: 4` (four rows of XX)
 //! removed: []         # suits of K..A runs already removed, e.g. [S, H]
 //! ```
 //!
@@ -90,6 +91,17 @@ pub fn to_string(deal: &Deal) -> String {
     }
     if deal.stock.is_empty() {
         out.push_str("stock: []          # no stock rows left\n");
+    } else if deal
+        .stock
+        .iter()
+        .flatten()
+        .all(|slot| *slot == CardSlot::Unknown)
+    {
+        let _ = writeln!(
+            out,
+            "stock: {}            # rows still to come, every card XX (10 a row)",
+            deal.stock.len()
+        );
     } else {
         out.push_str(
             "stock:              # rows still to come, first dealt first; entry i goes on pile i\n",
@@ -521,17 +533,45 @@ struct StockField(Vec<StockRow>);
 
 impl<'de> Deserialize<'de> for StockField {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_seq(StockVisitor)
+        deserializer.deserialize_any(StockVisitor)
     }
 }
 
 struct StockVisitor;
 
+impl StockVisitor {
+    /// `stock: N`: N rows still to come, every card `XX`.
+    fn rows_unseen<E: de::Error>(rows: u64) -> Result<StockField, E> {
+        if rows > MAX_STOCK_ROWS as u64 {
+            return Err(E::custom(format!(
+                "the stock has at most {MAX_STOCK_ROWS} rows, this one has {rows}"
+            )));
+        }
+        Ok(StockField(vec![[CardSlot::Unknown; PILES]; rows as usize]))
+    }
+}
+
 impl<'de> Visitor<'de> for StockVisitor {
     type Value = StockField;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a list of at most {MAX_STOCK_ROWS} stock rows")
+        write!(
+            f,
+            "a list of at most {MAX_STOCK_ROWS} stock rows, or the number of rows still to come (0 to {MAX_STOCK_ROWS}, every card XX)"
+        )
+    }
+
+    fn visit_u64<E: de::Error>(self, rows: u64) -> Result<StockField, E> {
+        StockVisitor::rows_unseen(rows)
+    }
+
+    fn visit_i64<E: de::Error>(self, rows: i64) -> Result<StockField, E> {
+        match u64::try_from(rows) {
+            Ok(rows) => StockVisitor::rows_unseen(rows),
+            Err(_) => Err(E::custom(format!(
+                "the number of stock rows is 0 to {MAX_STOCK_ROWS}, not {rows}"
+            ))),
+        }
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<StockField, A::Error> {

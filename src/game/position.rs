@@ -533,7 +533,8 @@ pub enum IllegalMove {
 }
 
 impl fmt::Display for Position {
-    /// The table for people: one line per pile, `##` for a face-down card,
+    /// The table for people: one line per pile, `XX` for a face-down card
+    /// (as in the deal files and the live game's board),
     /// `??` for an unknown face-up card.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
@@ -544,7 +545,7 @@ impl fmt::Display for Position {
         for pile in 0..PILES {
             write!(f, "{:>2}:", pile + 1)?;
             for _ in 0..self.down[pile] {
-                f.write_str(" ##")?;
+                f.write_str(" XX")?;
             }
             for card in self.face_up(pile) {
                 match card {

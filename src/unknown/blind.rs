@@ -179,7 +179,9 @@ pub struct BlindGame {
     /// Wall seconds of the move that took longest to choose.
     pub slowest_move_seconds: f64,
     /// `won`, `no move left`, `no progress` (200 moves in a row without a
-    /// plan), `move limit` or `cancelled`.
+    /// plan), `gave up` (legal moves remain, but the player found no line
+    /// it would play: none that turns up a card or leaves a better
+    /// position), `move limit` or `cancelled`.
     pub ended: &'static str,
     /// Every move played, in order.
     #[serde(skip)]
@@ -215,10 +217,14 @@ pub fn play_blind(
             if cancel.load(Ordering::Relaxed) {
                 break "cancelled";
             }
+            // A player with no move while legal moves remain gave up:
+            // never "no move left" then.
             break if policy.stats().gave_up {
                 "no progress"
-            } else {
+            } else if view.moves().is_empty() {
                 "no move left"
+            } else {
+                "gave up"
             };
         };
         let words = view.describe(choice.mv);
@@ -331,6 +337,8 @@ pub struct Hop {
     /// checked completions.
     checked: Option<Interval>,
     stats: PolicyStats,
+    /// The runs moved since the last card turned up.
+    moved: Moved,
 }
 
 impl Hop {
@@ -348,6 +356,7 @@ impl Hop {
             unplanned_run: 0,
             checked: None,
             stats: PolicyStats::default(),
+            moved: Moved::default(),
         }
     }
 
@@ -440,6 +449,74 @@ impl Hop {
     }
 }
 
+/// Since the last card turned up (or run removed), each run moved: its
+/// deepest card and the pile it left. A card is never moved back to the
+/// pile it left before a card turns up: that shuffles it back and forth.
+#[derive(Clone, Debug, Default)]
+struct Moved {
+    runs: Vec<(Card, u8)>,
+    removed: usize,
+}
+
+impl Moved {
+    /// `mv` was played, leading to `after` and turning up `turned`.
+    fn note(&mut self, mv: Move, after: &View, turned: &[Card]) {
+        if !turned.is_empty() || after.removed().len() != self.removed {
+            self.runs.clear();
+            self.removed = after.removed().len();
+            return;
+        }
+        if let Move::Shift { from, to, count } = mv {
+            let up = after.face_up(to as usize);
+            if let Some(at) = up.len().checked_sub(count as usize) {
+                self.runs.push((up[at], from));
+            }
+        }
+    }
+
+    /// Whether `mv` takes a card back to a pile it left.
+    fn back(&self, view: &View, mv: Move) -> bool {
+        match (mv, moved_card(view, mv)) {
+            (Move::Shift { to, .. }, Some(card)) => self.runs.contains(&(card, to)),
+            _ => false,
+        }
+    }
+}
+
+/// The deepest card of the run `mv` moves.
+fn moved_card(view: &View, mv: Move) -> Option<Card> {
+    let Move::Shift { from, count, .. } = mv else {
+        return None;
+    };
+    let up = view.face_up(from as usize);
+    up.len().checked_sub(count as usize).map(|at| up[at])
+}
+
+/// Whether `mv` leads back to a position the game has been through
+/// (`seen`), turning up nothing, or takes a card back to the pile it left
+/// since the last card turned up (`moved`): a card shuffled back and
+/// forth.
+fn leads_back(view: &View, mv: Move, seen: &HashSet<u128>, moved: &Moved) -> bool {
+    let game = view.game();
+    let step = game.apply(view.position(), mv);
+    step.reveals.is_empty() && (seen.contains(&game.key(&step.position)) || moved.back(view, mv))
+}
+
+/// The heuristic's move when no line is played: the legal move to a
+/// position not yet seen whose position the solver's heuristic scores
+/// best; `None` when every move leads back.
+fn fresh_move(view: &View, seen: &HashSet<u128>, moved: &Moved) -> Option<Move> {
+    let (game, position) = (view.game(), view.position());
+    view.moves()
+        .into_iter()
+        .filter(|&mv| !moved.back(view, mv))
+        .map(|mv| (mv, game.apply(position, mv).position))
+        .filter(|(_, next)| !seen.contains(&game.key(next)))
+        .map(|(mv, next)| (mv, score(&next)))
+        .max_by_key(|&(mv, s)| (s, kind(position, mv)))
+        .map(|(mv, _)| mv)
+}
+
 impl Policy for Hop {
     fn choose(&mut self, view: &View, cancel: &AtomicBool) -> Result<Option<Choice>, SolveError> {
         if view.is_won() {
@@ -463,6 +540,10 @@ impl Policy for Hop {
             self.stats.decisions += 1;
             self.fresh = true;
         }
+        // Never back to a position the game has been through with nothing
+        // turned up: a card shuffled back and forth.
+        self.plans
+            .retain(|p| !leads_back(view, p[0], &self.seen, &self.moved));
         // A move that too few plans start with is no vote: the lookahead's
         // line is played instead (step 2 of the module docs).
         if !self.looked_ahead
@@ -484,6 +565,7 @@ impl Policy for Hop {
             )?;
             if let Some(line) = line
                 && !line.moves.is_empty()
+                && !leads_back(view, line.moves[0], &self.seen, &self.moved)
             {
                 self.stats.unplanned_moves += line.moves.len();
                 self.unplanned_run = 0;
@@ -492,19 +574,9 @@ impl Policy for Hop {
             }
         }
         let legal = view.moves();
-        let (game, position) = (view.game(), view.position());
+        let position = view.position();
         if self.plans.is_empty() {
-            let scored: Vec<(Move, i32)> = legal
-                .iter()
-                .map(|&mv| (mv, game.apply(position, mv).position))
-                .filter(|(_, next)| !self.seen.contains(&game.key(next)))
-                .map(|(mv, next)| (mv, score(&next)))
-                .collect();
-            let best = scored
-                .iter()
-                .max_by_key(|(mv, s)| (*s, kind(position, *mv)))
-                .map(|&(mv, _)| mv);
-            let Some(mv) = best else {
+            let Some(mv) = fresh_move(view, &self.seen, &self.moved) else {
                 return Ok(None);
             };
             self.stats.unplanned_moves += 1;
@@ -565,6 +637,7 @@ impl Policy for Hop {
     }
 
     fn observe(&mut self, mv: Move, view_after: &View, turned: &[Card]) {
+        self.moved.note(mv, view_after, turned);
         self.seen.insert(view_after.key());
         if turned.is_empty() {
             self.plans.retain(|p| p[0] == mv);
@@ -620,6 +693,14 @@ impl Policy for Lookahead {
         if !self.course.begin(view, &self.settings.limits, cancel)? {
             return Ok(None);
         }
+        if self
+            .course
+            .plan
+            .first()
+            .is_some_and(|&mv| leads_back(view, mv, &self.course.seen, &Moved::default()))
+        {
+            self.course.plan.clear();
+        }
         if self.course.plan.is_empty() {
             let line = super::deeper::best_line(
                 view,
@@ -629,10 +710,20 @@ impl Policy for Lookahead {
                 &mut self.rng,
             )?;
             match line {
-                Some(line) if !line.moves.is_empty() => {
+                Some(line)
+                    if !line.moves.is_empty()
+                        && !leads_back(
+                            view,
+                            line.moves[0],
+                            &self.course.seen,
+                            &Moved::default(),
+                        ) =>
+                {
                     self.course.stats.unplanned_moves += line.moves.len();
                     self.course.plan = line.moves;
                 }
+                // No line, or only one back to where the game has been:
+                // the player gives up (see `BlindGame::ended`).
                 _ => return Ok(None),
             }
         }

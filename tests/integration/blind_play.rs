@@ -466,7 +466,7 @@ fn live(stdin: &str) -> (Option<i32>, String) {
 
 #[test]
 fn play_live_refuses_a_card_that_cannot_be_there_and_asks_again() {
-    let (code, text) = live("KS\n7h\nA♠\n");
+    let (code, text) = live("KS\n7h\nA♠\n\n");
     assert!(text.contains("K♠ cannot be there"), "{text}");
     assert!(text.contains("again, please"), "{text}");
     assert!(text.contains("chance to win from here"), "{text}");
@@ -780,13 +780,19 @@ removed: [S, S, S, S, S]
             "1",
         ])
         .arg(&path)
-        .write_stdin("5S\nAS AS 2S 2S 3S 3S 4S 4S AS KS\nAS AS 2S 2S 3S 3S 4S 4S AS 5S\n")
+        // Enter for each move that turns up nothing.
+        .write_stdin(
+            "\n5S\nAS AS 2S 2S 3S 3S 4S 4S AS KS\nAS AS 2S 2S 3S 3S 4S 4S AS 5S\n".to_string()
+                + &"\n".repeat(30),
+        )
         .output()
         .unwrap();
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("which card turned up?"), "{text}");
     assert!(
-        text.contains("which 10 cards were dealt, pile 1 to 10?   K♠ cannot be there"),
+        text.contains(
+            "which 10 cards were dealt, pile 1 to 10? AS AS 2S 2S 3S 3S 4S 4S AS KS\n  K♠ cannot be there"
+        ),
         "{text}"
     );
     assert!(

@@ -5,6 +5,7 @@
 mod analyze;
 mod batch;
 mod blind_play;
+mod companion;
 mod deal_files;
 mod explore;
 mod graph;

@@ -470,19 +470,19 @@ fn numbers_out_of_range_name_the_flag_and_range() {
     let cases: [(&[&str], &str); 4] = [
         (
             &["queens", "99999999999999999999"],
-            "error: invalid value '99999999999999999999' for '<N>': `99999999999999999999` is out of range; expected a whole number from 1 to 16\n",
+            "spider: error: invalid value '99999999999999999999' for '<N>': `99999999999999999999` is out of range; expected a whole number from 1 to 16\n",
         ),
         (
             &["analyze", "--samples", "99999999999999999999"],
-            "error: invalid value '99999999999999999999' for '--samples <N>': `99999999999999999999` is out of range; expected a whole number from 0 to 1000000\n",
+            "spider: error: invalid value '99999999999999999999' for '--samples <N>': `99999999999999999999` is out of range; expected a whole number from 0 to 1000000\n",
         ),
         (
             &["analyze", "--time-limit", "-1"],
-            "error: invalid value '-1' for '--time-limit <SECS>': `-1` is out of range; expected 0 (no limit) or a number of seconds from 0.001 to 2592000\n",
+            "spider: error: invalid value '-1' for '--time-limit <SECS>': `-1` is out of range; expected 0 (no limit) or a number of seconds from 0.001 to 2592000\n",
         ),
         (
             &["deal", "--number", "18446744073709551616"],
-            "error: invalid value '18446744073709551616' for '--number <N>': `18446744073709551616` is out of range; expected a whole number from 0 to 18446744073709551615\n",
+            "spider: error: invalid value '18446744073709551616' for '--number <N>': `18446744073709551616` is out of range; expected a whole number from 0 to 18446744073709551615\n",
         ),
     ];
     for (args, first_line) in cases {

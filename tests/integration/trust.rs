@@ -519,12 +519,39 @@ fn every_help_states_the_exit_codes() {
         assert_eq!(help.status.code(), Some(0));
         let help = String::from_utf8(help.stdout).unwrap();
         let codes = &help[help
-            .find("Exit status:\n")
+            .find("Exit status, the same in every command:\n")
             .unwrap_or_else(|| panic!("spider {command} --help states no exit codes"))..];
-        assert!(codes.contains("\n  0  "), "{command}: {codes}");
-        assert!(codes.contains("\n  2  bad usage"), "{command}: {codes}");
-        assert!(codes.contains("\n  130  "), "{command}: {codes}");
+        // The table of docs/commands.md, word for word, then this
+        // command's own lines.
+        for (code, meaning) in exit_table() {
+            assert!(
+                codes.contains(&format!("\n  {code:<4} {meaning}\n")),
+                "{command}: {code} {meaning}\n{codes}"
+            );
+        }
+        assert!(
+            codes.contains("For this command:\n  0  "),
+            "{command}: {codes}"
+        );
     }
+}
+
+/// The rows of the exit-code table of docs/commands.md.
+fn exit_table() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(repo("docs/commands.md")).unwrap();
+    let table = text.split("## Exit codes").nth(1).unwrap();
+    let rows: Vec<(String, String)> = table
+        .lines()
+        .skip_while(|l| !l.starts_with("|---:"))
+        .skip(1)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            (cells[1].to_string(), cells[2].to_string())
+        })
+        .collect();
+    assert_eq!(rows.len(), 5, "{rows:?}");
+    rows
 }
 
 #[test]

@@ -1,0 +1,128 @@
+//! The blind player's flags, the same in `play`, `hint` and `batch
+//! --hidden` (where the old `--hidden-*` spellings stay as hidden
+//! aliases), and the one way its chance to win is printed.
+
+use std::sync::LazyLock;
+
+use spider_analyzer::cards::SuitCount;
+use spider_analyzer::solve::Limits;
+use spider_analyzer::stats::Interval;
+use spider_analyzer::unknown::blind::{HiddenSettings, Player};
+
+/// `--player`'s help: the players by name, from [`Player::NAMES`].
+static PLAYER_HELP: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "The blind player: {} (default: `{}` at 1 suit, `{}` at 2, `{}` at 4; see docs/unknown-cards.md)",
+        Player::NAMES
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Player::default_for(SuitCount::One),
+        Player::default_for(SuitCount::Two),
+        Player::default_for(SuitCount::Four),
+    )
+});
+
+/// The blind player and its budgets (all in work: the same moves on any
+/// machine).
+#[derive(Debug, Clone, clap::Args)]
+pub struct PlayerArgs {
+    #[arg(long, value_name = "NAME", value_parser = super::flags::player, alias = "hidden-player", help = PLAYER_HELP.as_str())]
+    pub player: Option<Player>,
+    /// The blind player's completions sampled at each decision (hop: the
+    /// completions solved; rollout and stage: the rollouts of each
+    /// candidate line; lookahead and stage, live: the completions solved
+    /// after the move for its chance; default: 6 for stage, 3 for the
+    /// others).
+    #[arg(long, value_name = "N", alias = "hidden-samples", value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
+    pub player_samples: Option<usize>,
+    /// The blind player's budget for each solve of a sampled completion,
+    /// in positions (default: 50000 at 4 suits, 100000 at 1 and 2).
+    #[arg(long, value_name = "N", alias = "hidden-max-positions", value_parser = super::flags::whole(1, super::flags::MAX_COUNT))]
+    pub solve_positions: Option<u64>,
+    /// With no solved plan, play the best line of moves that turn up
+    /// nothing before one that does, searched within N positions (0: the
+    /// move whose position scores best).
+    #[arg(long, value_name = "N", alias = "hidden-lookahead", default_value_t = spider_analyzer::unknown::blind::DEFAULT_LOOKAHEAD)]
+    pub lookahead: usize,
+    /// (hop) With at most one stock row left, check each card the plans
+    /// turn up against the lookahead's lines to a card, on N sampled
+    /// completions solved after each (0: no check).
+    #[arg(long, value_name = "N", alias = "hidden-check", default_value_t = spider_analyzer::unknown::blind::DEFAULT_CHECK, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
+    pub check: usize,
+    /// (lookahead, and hop's lookahead lines) Draw N cards for what each
+    /// of the lookahead's best lines to a card turns up, and play the line
+    /// that leaves the best next line on average (0: the lookahead's value
+    /// alone).
+    #[arg(long, value_name = "N", alias = "hidden-deeper", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEEPER, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
+    pub deeper: usize,
+    /// (lookahead, and hop's lookahead lines) When the lookahead's line
+    /// deals, draw N rows for the deal and leave the piles as the best of
+    /// the lookahead's five best arrangements before it by what the player
+    /// could do next on average (0: the lookahead's arrangement).
+    #[arg(long, value_name = "N", alias = "hidden-deal-look", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEAL_LOOK, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
+    pub deal_look: usize,
+}
+
+impl PlayerArgs {
+    /// The settings these flags give at `suits`, with the game's seed,
+    /// move limit and threads.
+    pub fn settings(
+        &self,
+        suits: SuitCount,
+        seed: u64,
+        max_moves: usize,
+        jobs: Option<usize>,
+    ) -> HiddenSettings {
+        let player = self.player.unwrap_or(Player::default_for(suits));
+        HiddenSettings {
+            player,
+            samples: self.player_samples.unwrap_or(player.default_samples()),
+            limits: Limits {
+                max_positions: Some(self.solve_positions.unwrap_or(
+                    spider_analyzer::unknown::policy::default_solve_positions(suits),
+                )),
+                memory_limit: super::flags::MemoryLimit::Auto
+                    .per_search(super::flags::threads(jobs)),
+                ..Limits::default()
+            },
+            max_moves,
+            lookahead: self.lookahead,
+            check: self.check,
+            deeper: self.deeper,
+            deal_look: self.deal_look,
+            seed,
+        }
+    }
+}
+
+/// How the chance printed beside a move is worded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChanceForm {
+    /// `about 63 % (20–90 %)`, or why there is none.
+    Long,
+    /// `63 %` or `?`, for a move log.
+    Short,
+}
+
+/// The chance to win the player gives a move ([`Choice::win_estimate`]
+/// of `spider_analyzer::unknown::policy`): every place that prints it
+/// goes through here. Today it is the share of sampled completions won
+/// with every card known, an upper bound of a blind player's chance (said
+/// once before the first move: `play::what_chances_mean`).
+pub fn chance(estimate: Option<Interval>, player: Player, form: ChanceForm) -> String {
+    match (estimate, form) {
+        (Some(i), ChanceForm::Short) => format!("{:.0} %", i.share * 100.0),
+        (None, ChanceForm::Short) => "?".into(),
+        (Some(i), ChanceForm::Long) => format!(
+            "about {:.0} % ({:.0}–{:.0} %)",
+            i.share * 100.0,
+            i.low * 100.0,
+            i.high * 100.0
+        ),
+        (None, _) if player == Player::Hop => "not known (the lookahead's move: no move starts enough sampled wins, one at 1 and 2 suits, two at 4)".into(),
+        (None, _) if player == Player::Stage => "not known (the stage player rates its lines by where the stage ends, not by games won)".into(),
+        (None, _) => format!("not known (the {player} player samples no completion to solve)"),
+    }
+}
