@@ -292,6 +292,7 @@ impl Companion<'_> {
                         super::player::chance(
                             win_estimate,
                             self.settings.player,
+                            state.view.suits(),
                             super::player::ChanceForm::Long
                         )
                     )?;

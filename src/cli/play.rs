@@ -180,6 +180,18 @@ pub(crate) fn gave_up_why(settings: &HiddenSettings) -> String {
 /// report studies (docs/unknown-cards.md: own 1-suit and 2-suit deals
 /// 101..200, PySol 101..200 at 4 suits).
 pub(crate) fn what_chances_mean(suits: SuitCount, player: Player) -> String {
+    if player == Player::Search {
+        return match spider_analyzer::unknown::chance::shipped(suits) {
+            Some(c) => format!(
+                "chances: the search player's own odds from here, the share of its playouts won calibrated on its recorded games ({}; docs/unknown-cards.md)",
+                c.fitted_on
+            ),
+            None => format!(
+                "chances: the share of the search player's playouts won after its line, by its fast policy (a lower bound of its odds, not yet calibrated at {} suits; docs/unknown-cards.md)",
+                suits.count()
+            ),
+        };
+    }
     let won_blind = match suits {
         SuitCount::One => 89,
         SuitCount::Two => 62,
@@ -216,6 +228,7 @@ fn blind(
     let cancel = super::cancel_on_ctrl_c();
     let mut player = settings.new_player();
     let player_name = settings.player;
+    let suits = referee.view().suits();
     let mut out = std::io::stdout().lock();
     if !args.json {
         writeln!(
@@ -244,6 +257,7 @@ fn blind(
                 super::player::chance(
                     played.win_estimate,
                     player_name,
+                    suits,
                     super::player::ChanceForm::Short
                 )
             );

@@ -106,12 +106,35 @@ pub enum ChanceForm {
     Short,
 }
 
-/// The chance to win the player gives a move ([`Choice::win_estimate`]
+/// The chance to win the player gives a move ([`spider_analyzer::unknown::policy::Choice::win_estimate`]
 /// of `spider_analyzer::unknown::policy`): every place that prints it
-/// goes through here. Today it is the share of sampled completions won
+/// goes through here. For HOP it is the share of sampled completions won
 /// with every card known, an upper bound of a blind player's chance (said
-/// once before the first move: `play::what_chances_mean`).
-pub fn chance(estimate: Option<Interval>, player: Player, form: ChanceForm) -> String {
+/// once before the first move: `play::what_chances_mean`). For the search
+/// player it is the share of its playouts won, shown calibrated on its own
+/// recorded games where a calibration ships for the deal's suit count
+/// ([`spider_analyzer::unknown::chance`]).
+pub fn chance(
+    estimate: Option<Interval>,
+    player: Player,
+    suits: SuitCount,
+    form: ChanceForm,
+) -> String {
+    if player == Player::Search
+        && let Some(raw) = estimate
+        && let Some(calibration) = spider_analyzer::unknown::chance::shipped(suits)
+    {
+        let shown = calibration.chance(raw.share) * 100.0;
+        return match form {
+            ChanceForm::Short => format!("{shown:.0} %"),
+            ChanceForm::Long => format!(
+                "about {shown:.0} % (calibrated; its playouts won {:.0} %, {:.0}–{:.0} %)",
+                raw.share * 100.0,
+                raw.low * 100.0,
+                raw.high * 100.0
+            ),
+        };
+    }
     match (estimate, form) {
         (Some(i), ChanceForm::Short) => format!("{:.0} %", i.share * 100.0),
         (None, ChanceForm::Short) => "?".into(),

@@ -43,8 +43,8 @@
 //!    instead, to its end (the card it turns up). The lines' moves are
 //!    chosen before the card they turn up is known, so their shares are
 //!    honest about that card; the plans' move is not. (The losses study,
-//!    `examples/blind_losses.rs`, found HOP's games lost late, most often
-//!    by such a card; `examples/reveal_lines.rs` values the lines of a
+//!    `lab/studies/blind_losses.rs`, found HOP's games lost late, most often
+//!    by such a card; `lab/studies/reveal_lines.rs` values the lines of a
 //!    position.)
 //!
 //! It stops when the game is won, when no move is left, or after

@@ -160,8 +160,8 @@ fn decide_guided(
 
 /// Decides every completion of `deal` by `candidates`, in parallel (on the
 /// current rayon pool), each under `limits`. At most `max_completions` are
-/// enumerated. The first [`GUIDES`] are decided on their own; each of the
-/// others starts from their winning lines (see [`decide_guided`]).
+/// enumerated. The first `GUIDES` are decided on their own; each of the
+/// others starts from their winning lines (see `decide_guided`).
 pub fn decide(
     deal: &Deal,
     candidates: &[Card],

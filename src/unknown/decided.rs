@@ -13,7 +13,7 @@ use crate::stats::Interval;
 #[derive(Clone, Debug)]
 pub struct Completion {
     /// The card put in each unknown slot, in the order of
-    /// [`Deal::unknown_places`].
+    /// [`crate::deal::Deal::unknown_places`].
     pub cards: Vec<Card>,
     pub analysis: Analysis,
 }

@@ -41,8 +41,8 @@ use crate::game::{Game, Move, Position};
 /// position 800 games of own 2-suit deals 4001..4400 passed through (400
 /// played with the hand-made weights before them, 400 with weights fitted
 /// on the first 400), scaled to the hand-made value's units so that
-/// [`reveal_bonus`] weighs as before (`examples/value_data`,
-/// `results/tuning/learned-value/`). A weight alone means little: the
+/// [`reveal_bonus`] weighs as before (`lab/studies/value_data`,
+/// `lab/results/tuning/learned-value/`). A weight alone means little: the
 /// counts are tied (the cards face up are 54 plus ten a row dealt, less
 /// those face down and in runs removed, and also one a pile plus its
 /// pairs), so the same value has many sets of weights; only the sum
@@ -99,7 +99,7 @@ pub const WEIGHTS: [i32; FEATURES] = [
 /// with a first 4-suit fit). At 4 suits few games are won (22 and 33 of
 /// those 400), so the outcome fitted is graded: the mean of "won", the
 /// share of the 44 face-down cards turned up and the runs removed over
-/// 8 (`TARGET=mix` in `results/tuning/learned-value/fit.py`). Against
+/// 8 (`TARGET=mix` in `lab/results/tuning/learned-value/fit.py`). Against
 /// [`WEIGHTS`] they differ most where 4 suits differ: a row dealt and a
 /// run removed are worth more than what they cost in face-down cards.
 pub const FOUR_SUIT_WEIGHTS: [i32; FEATURES] = [

@@ -154,14 +154,14 @@ pub(super) enum Ready {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Player {
-    /// [`Hop`]: hindsight optimisation, every sample solved with its cards
+    /// [`super::blind::Hop`]: hindsight optimisation, every sample solved with its cards
     /// known. The default at 1 and 4 suits ([`Player::default_for`]), and
     /// the only one whose chances are shares of winnable samples.
     Hop,
     /// [`super::rollout::Rollout`]: draws a hidden card only when it turns
     /// up.
     Rollout,
-    /// [`Lookahead`]: the lookahead alone (the line to the best reveal),
+    /// [`super::blind::Lookahead`]: the lookahead alone (the line to the best reveal),
     /// no sample. The default at 2 suits.
     Lookahead,
     /// [`super::stage::Stage`]: the lookahead's best lines, each rated by

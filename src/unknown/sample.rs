@@ -9,7 +9,7 @@
 //! and [`decide_sample`] decides a sample of them in parallel, each under
 //! its own limits. The completions of a sample are independent uniform
 //! draws (with replacement), so the number found winnable is binomial and
-//! the 95 % Wilson interval of [`SampleSummary`] is the usual one.
+//! the 95 % Wilson interval of [`super::SampleSummary`] is the usual one.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
