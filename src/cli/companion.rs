@@ -251,7 +251,7 @@ impl Companion<'_> {
         writeln!(
             out,
             "{}",
-            super::play::what_chances_mean(state.view.suits(), self.settings.player)
+            super::player::what_chances_mean(state.view.suits(), self.settings.player)
         )?;
         writeln!(out, "{}", state.view)?;
         writeln!(out, "type `help` at any prompt for what you can say")?;
@@ -310,7 +310,7 @@ impl Companion<'_> {
                     let why = if state.player.stats().gave_up {
                         "the player gives up, 200 moves in a row without a plan (no winning line in any sample, no line of the lookahead); the game looks lost".to_string()
                     } else {
-                        super::play::gave_up_why(self.settings)
+                        super::player::gave_up_why(self.settings)
                     };
                     writeln!(
                         state.out,

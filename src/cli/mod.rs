@@ -23,6 +23,7 @@ mod player;
 mod queens;
 mod quiz;
 mod replay;
+mod reveals;
 mod show;
 mod train;
 mod verify;

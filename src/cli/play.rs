@@ -12,12 +12,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use spider_analyzer::cards::{Card, SuitCount};
+use spider_analyzer::cards::Card;
 use spider_analyzer::deal::{Rules, check, numbered, pysol};
 use spider_analyzer::game::{Game, Move};
 use spider_analyzer::html::play as page;
 use spider_analyzer::text::count;
-use spider_analyzer::unknown::blind::{HiddenSettings, PlayedMove, Player, play_blind};
+use spider_analyzer::unknown::blind::{HiddenSettings, PlayedMove, play_blind};
 use spider_analyzer::unknown::referee::Referee;
 use spider_analyzer::unknown::view::View;
 
@@ -155,7 +155,10 @@ pub(crate) fn how_it_ended(ended: &str, moves: usize, settings: &HiddenSettings)
     match ended {
         "won" => format!("won after {moves}"),
         "no move left" => format!("lost after {moves}: no move left"),
-        "gave up" => format!("lost after {moves}: {}", gave_up_why(settings)),
+        "gave up" => format!(
+            "lost after {moves}: {}",
+            super::player::gave_up_why(settings)
+        ),
         "no progress" => format!(
             "lost after {moves}: the player gives up, 200 moves in a row without a plan (no winning line in any sample, no line of the lookahead)"
         ),
@@ -163,51 +166,6 @@ pub(crate) fn how_it_ended(ended: &str, moves: usize, settings: &HiddenSettings)
         "cancelled" => format!("stopped by Ctrl-C after {moves}"),
         other => format!("ended after {moves} ({other})"),
     }
-}
-
-/// Why the player gives up while legal moves remain.
-pub(crate) fn gave_up_why(settings: &HiddenSettings) -> String {
-    format!(
-        "the player gives up with legal moves left: no line within its lookahead ({} positions) turns up a card or leaves a better position without going back to one already played through",
-        settings.lookahead
-    )
-}
-
-/// The line that says, before the first move, what the chances printed
-/// mean: shares of sampled completions won with every card known, so an
-/// upper bound of what a player who cannot see them wins; with the
-/// default player, beside the share of fresh deals it wins blind in the
-/// report studies (docs/unknown-cards.md: own 1-suit and 2-suit deals
-/// 101..200, PySol 101..200 at 4 suits).
-pub(crate) fn what_chances_mean(suits: SuitCount, player: Player) -> String {
-    if player == Player::Search {
-        return match spider_analyzer::unknown::chance::shipped(suits) {
-            Some(c) => format!(
-                "chances: the search player's own odds from here, the share of its playouts won calibrated on its recorded games ({}; docs/unknown-cards.md)",
-                c.fitted_on
-            ),
-            None => format!(
-                "chances: the share of the search player's playouts won after its line, by its fast policy (a lower bound of its odds, not yet calibrated at {} suits; docs/unknown-cards.md)",
-                suits.count()
-            ),
-        };
-    }
-    let won_blind = match suits {
-        SuitCount::One => 89,
-        SuitCount::Two => 62,
-        SuitCount::Four => 15,
-    };
-    let study = if player == Player::default_for(suits) {
-        format!(
-            "; played blind, this player wins about {won_blind} % of fresh {}-suit deals",
-            suits.count()
-        )
-    } else {
-        String::new()
-    };
-    format!(
-        "chances: the share of sampled completions of the cards not seen that are won with every card known, an upper bound of yours, since you cannot see them{study} (docs/unknown-cards.md)"
-    )
 }
 
 fn cards_text(cards: &[Card]) -> String {

@@ -110,7 +110,7 @@ pub enum ChanceForm {
 /// of `spider_analyzer::unknown::policy`): every place that prints it
 /// goes through here. For HOP it is the share of sampled completions won
 /// with every card known, an upper bound of a blind player's chance (said
-/// once before the first move: `play::what_chances_mean`). For the search
+/// once before the first move: [`what_chances_mean`]). For the search
 /// player it is the share of its playouts won, shown calibrated on its own
 /// recorded games where a calibration ships for the deal's suit count
 /// ([`spider_analyzer::unknown::chance`]).
@@ -122,7 +122,7 @@ pub fn chance(
 ) -> String {
     if player == Player::Search
         && let Some(raw) = estimate
-        && let Some(calibration) = spider_analyzer::unknown::chance::shipped(suits)
+        && let Some(calibration) = spider_analyzer::unknown::playout::shipped_calibration(suits)
     {
         let shown = calibration.chance(raw.share) * 100.0;
         return match form {
@@ -148,4 +148,49 @@ pub fn chance(
         (None, _) if player == Player::Stage => "not known (the stage player rates its lines by where the stage ends, not by games won)".into(),
         (None, _) => format!("not known (the {player} player samples no completion to solve)"),
     }
+}
+
+/// Why the player gives up while legal moves remain.
+pub(crate) fn gave_up_why(settings: &HiddenSettings) -> String {
+    format!(
+        "the player gives up with legal moves left: no line within its lookahead ({} positions) turns up a card or leaves a better position without going back to one already played through",
+        settings.lookahead
+    )
+}
+
+/// The line that says, before the first move, what the chances printed
+/// mean: shares of sampled completions won with every card known, so an
+/// upper bound of what a player who cannot see them wins; with the
+/// default player, beside the share of fresh deals it wins blind in the
+/// report studies (docs/unknown-cards.md: own 1-suit and 2-suit deals
+/// 101..200, PySol 101..200 at 4 suits).
+pub(crate) fn what_chances_mean(suits: SuitCount, player: Player) -> String {
+    if player == Player::Search {
+        return match spider_analyzer::unknown::playout::shipped_calibration(suits) {
+            Some(c) => format!(
+                "chances: the search player's own odds from here, the share of its playouts won calibrated on its recorded games ({}; docs/unknown-cards.md)",
+                c.fitted_on
+            ),
+            None => format!(
+                "chances: the share of the search player's playouts won after its line, by its fast policy (a lower bound of its odds, not yet calibrated at {} suits; docs/unknown-cards.md)",
+                suits.count()
+            ),
+        };
+    }
+    let won_blind = match suits {
+        SuitCount::One => 89,
+        SuitCount::Two => 62,
+        SuitCount::Four => 15,
+    };
+    let study = if player == Player::default_for(suits) {
+        format!(
+            "; played blind, this player wins about {won_blind} % of fresh {}-suit deals",
+            suits.count()
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "chances: the share of sampled completions of the cards not seen that are won with every card known, an upper bound of yours, since you cannot see them{study} (docs/unknown-cards.md)"
+    )
 }

@@ -9,7 +9,8 @@
 //! the player's own recorded games ([`fit`], isotonic regression: the
 //! monotone step function closest to the outcomes, by pool-adjacent-
 //! violators), one table per suit count, shipped in `weights/playout.json`
-//! with the command that fitted it (`spider train --calibrate`).
+//! with the command that fitted it (`spider train --calibrate`), and read
+//! by [`super::playout::shipped_calibration`].
 //!
 //! [`Reliability`] is the check a player can read: the positions of a set
 //! of games grouped by the chance shown, in tenths, each group's mean
@@ -17,8 +18,6 @@
 //! squared distance between the chance and the outcome, 0 or 1).
 
 use serde::{Deserialize, Serialize};
-
-use crate::cards::SuitCount;
 
 /// One step of a calibration: raw shares up to `raw` (from the previous
 /// step's) are shown as `chance`; `positions` recorded positions made it.
@@ -48,20 +47,6 @@ impl Calibration {
             .or(self.steps.last())
             .map_or(raw, |s| s.chance as f64)
     }
-}
-
-/// The shipped calibration for `suits`, if one was fitted.
-pub fn shipped(suits: SuitCount) -> Option<&'static Calibration> {
-    super::playout::shipped_file()
-        .chance
-        .iter()
-        .find(|c| c.suits == suits.count())
-}
-
-/// The chance to show for a raw share at `suits` suits: calibrated when a
-/// calibration ships, else the raw share.
-pub fn calibrated(suits: SuitCount, raw: f64) -> f64 {
-    shipped(suits).map_or(raw, |c| c.chance(raw))
 }
 
 /// Fits the isotonic step function of `points` (raw share, won): the
@@ -219,30 +204,5 @@ mod tests {
         assert!((r.tenths[9].won - 0.5).abs() < 1e-12);
         let brier = (0.05f64.powi(2) + 0.05f64.powi(2) + 0.91f64.powi(2)) / 3.0;
         assert!((r.brier - brier).abs() < 1e-12);
-    }
-
-    /// The shipped 1-suit calibration holds on the recorded games it was
-    /// fitted on (`results/blind/search-1-suit-30001-30025.jsonl`): each
-    /// tenth of the chances shown with 100 positions or more is won within
-    /// 5 points of its mean chance, and the Brier score is lower than the
-    /// raw share's. (Fitted and read on the same games: the check on games
-    /// of another range is still to be played.)
-    #[test]
-    fn the_shipped_calibration_holds_on_its_recorded_games() {
-        let text = include_str!("../../results/blind/search-1-suit-30001-30025.jsonl");
-        let records = crate::batch::ResultsFile::parse(text).records;
-        let points = points_of(&records);
-        assert_eq!(points.len(), 3208);
-        let calibration = shipped(SuitCount::One).expect("a 1-suit calibration ships");
-        let raw: Vec<(f64, bool)> = points.iter().map(|&(p, w)| (p as f64, w)).collect();
-        let shown: Vec<(f64, bool)> = raw
-            .iter()
-            .map(|&(p, w)| (calibration.chance(p), w))
-            .collect();
-        let (before, after) = (Reliability::of(&raw), Reliability::of(&shown));
-        assert!(after.brier < before.brier, "{before:?} {after:?}");
-        for t in after.tenths.iter().filter(|t| t.positions >= 100) {
-            assert!((t.shown - t.won).abs() <= 0.05, "{t:?}");
-        }
     }
 }

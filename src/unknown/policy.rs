@@ -195,7 +195,7 @@ impl Player {
     pub fn default_samples(self) -> usize {
         match self {
             Player::Stage => 6,
-            Player::Search => super::search::DEFAULT_THINK,
+            Player::Search => DEFAULT_SEARCH_PLAYOUTS,
             Player::Hop | Player::Rollout | Player::Lookahead => 3,
         }
     }
@@ -247,6 +247,10 @@ pub fn default_solve_positions(suits: SuitCount) -> u64 {
         SuitCount::One | SuitCount::Two => 100_000,
     }
 }
+
+/// The playouts of a decision of [`super::search::Search`] at default
+/// settings (`--player-samples` of the `search` player).
+pub const DEFAULT_SEARCH_PLAYOUTS: usize = 48;
 
 /// The samples of [`super::blind::Hop`]'s check of the card to turn up at
 /// default settings (`--hidden-check`, `--check`).

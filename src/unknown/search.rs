@@ -54,9 +54,6 @@ use super::view::View;
 
 /// The most candidate lines weighed at a decision.
 pub const CANDIDATES: usize = 6;
-/// The playouts of a decision at default settings (`--samples` of the
-/// `search` player).
-pub const DEFAULT_THINK: usize = 48;
 /// Positions of the policy's line search inside each playout.
 pub const PLAYOUT_POSITIONS: usize = super::playout::LINE_POSITIONS;
 /// Positions of the search for the candidate lines at default settings.
