@@ -496,7 +496,11 @@ fn skip_other_empty_piles(position: &Position, moves: &mut Vec<Move>) {
 }
 
 /// The moves from the start to node `at` of `tree`, then `last`.
-fn line_to(tree: &[(u32, Move, Position)], mut at: u32, last: Option<Move>) -> Vec<Move> {
+pub(super) fn line_to(
+    tree: &[(u32, Move, Position)],
+    mut at: u32,
+    last: Option<Move>,
+) -> Vec<Move> {
     let mut line: Vec<Move> = last.into_iter().collect();
     while at != 0 {
         let (parent, mv, _) = &tree[at as usize];

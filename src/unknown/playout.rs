@@ -24,7 +24,7 @@ use crate::cards::SuitCount;
 use crate::deal::{Deal, PILES, ShapeError};
 use crate::game::{Game, Move, Position};
 
-use super::lookahead::{FEATURES, features, reveal_bonus, unseen_ranks};
+use super::lookahead::{FEATURES, features, line_to, reveal_bonus, unseen_ranks};
 
 /// How many things a move is scored on: [`features`]' counts of the
 /// position it leads to, then the cards it turns up, what they are worth
@@ -339,18 +339,6 @@ pub fn lines(
         .map(|at| line_to(tree, at, None))
         .into_iter()
         .collect()
-}
-
-/// The moves from the root to node `at` of `tree`, then `last`.
-fn line_to(tree: &[(u32, Move, Position)], mut at: u32, last: Option<Move>) -> Vec<Move> {
-    let mut line: Vec<Move> = last.into_iter().collect();
-    while at != 0 {
-        let (parent, mv, _) = &tree[at as usize];
-        line.push(*mv);
-        at = *parent;
-    }
-    line.reverse();
-    line
 }
 
 /// How a playout ended.
