@@ -118,11 +118,16 @@ impl Search {
 
     /// Weighs `candidates` from `view` (see the module docs); returns each
     /// one's tally, in the candidates' order.
-    fn weigh(&self, view: &View, candidates: &[Vec<Move>], cancel: &AtomicBool) -> Vec<Tally> {
+    fn weigh(
+        &self,
+        view: &View,
+        masked: &Game,
+        candidates: &[Vec<Move>],
+        cancel: &AtomicBool,
+    ) -> Vec<Tally> {
         let weights = self.weights.unwrap_or_else(|| shipped(view.suits()));
         let deal = view.deal();
         let unseen = view.unseen();
-        let masked = Game::new(&deal).expect("a view's deal is a deal");
         let think = self.settings.samples.max(1);
         let mut rng = SplitMix64::new(self.decision_seed(view));
         let mut tallies = vec![Tally::default(); candidates.len()];
@@ -152,7 +157,7 @@ impl Search {
                     }
                     (
                         c,
-                        self.play_line(&masked, &games[i], &candidates[c], &weights),
+                        self.play_line(masked, &games[i], &candidates[c], &weights),
                     )
                 })
                 .collect();
@@ -258,7 +263,7 @@ impl Policy for Search {
             return Ok(None);
         }
         self.course.stats.decisions += 1;
-        let tallies = self.weigh(view, &candidates, cancel);
+        let tallies = self.weigh(view, &masked, &candidates, cancel);
         let best = (0..candidates.len())
             .max_by(|&a, &b| {
                 let (ta, tb) = (&tallies[a], &tallies[b]);

@@ -1037,3 +1037,59 @@ fn at_four_suits_the_search_player_plays_deals_alike_until_a_hidden_difference_t
     let split = same_until_a_difference_turns_up(&moves_and_cards(&a), &moves_and_cards(&b));
     assert!(split.is_some(), "the swapped cards never turned up");
 }
+
+/// `spider train`: bad input is exit 2 with the flag or file named, and
+/// nothing written; a short training writes a weights file that loads.
+#[test]
+fn train_refuses_bad_input_and_writes_a_weights_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("w.json");
+    let bad = spider()
+        .args(["train", "--suits", "3", "--deals", "1..2", "-o"])
+        .arg(&out)
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&bad.get_output().stderr).contains("suits"));
+    spider()
+        .args(["train", "--suits", "1", "--deals", "x..2", "-o"])
+        .arg(&out)
+        .assert()
+        .code(2);
+    let missing = dir.path().join("none.jsonl");
+    let read = spider()
+        .args(["train", "--calibrate"])
+        .arg(&missing)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&read.get_output().stderr).contains("none.jsonl"));
+    assert!(!out.exists(), "nothing written on bad input");
+    spider()
+        .args([
+            "train",
+            "--suits",
+            "1",
+            "--deals",
+            "1..3",
+            "--rounds",
+            "1",
+            "--population",
+            "4",
+            "--budget",
+            "10",
+            "-j",
+            "1",
+            "-o",
+        ])
+        .arg(&out)
+        .assert()
+        .code(0);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let file = spider_analyzer::unknown::playout::WeightsFile::parse(&text).unwrap();
+    assert!(
+        file.trained
+            .iter()
+            .any(|t| t.suits == 1 && t.command.contains("--deals 1..3"))
+    );
+}
