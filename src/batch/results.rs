@@ -128,6 +128,12 @@ pub struct BlindRecord {
     /// in files written before it was kept.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chances: Vec<Option<f32>>,
+    /// The moves played, in order, in `spider replay`'s compact form
+    /// (`4-3/1`, `deal`) separated by spaces: the positions the player met,
+    /// which the chance a player is shown is fitted on; absent in
+    /// files written before it was kept.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub line: String,
 }
 
 /// The settings of the blind player, as a results file keeps them.

@@ -474,6 +474,7 @@ mod tests {
             },
             game_seed: None,
             chances: Vec::new(),
+            line: String::new(),
         };
         let mut records = vec![
             record(1, Verdict::Winnable, 1.0, Some(100)),

@@ -415,6 +415,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 hint,
                 decided.as_ref().is_some_and(|d| d.is_sample()),
                 None,
+                None,
             )?;
         }
     }

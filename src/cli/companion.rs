@@ -291,6 +291,7 @@ impl Companion<'_> {
                         "  chance to win from here: {}",
                         super::player::chance(
                             win_estimate,
+                            Some(&spider_analyzer::unknown::odds::counts_of(&state.view)),
                             self.settings.player,
                             state.view.suits(),
                             super::player::ChanceForm::Long
@@ -563,7 +564,18 @@ impl Companion<'_> {
             let _ = state.interrupted("while the hint's completions were solved");
         }
         // The move to play now is the one suggested, as in `spider hint`.
-        super::hint::print_hint(&mut state.out, &list, true, state.suggestion.as_ref())?;
+        let odds = super::player::odds_line(
+            &state.view,
+            self.settings.player,
+            state.suggestion.as_ref().and_then(|c| c.win_estimate),
+        );
+        super::hint::print_hint(
+            &mut state.out,
+            &list,
+            true,
+            state.suggestion.as_ref(),
+            odds.as_deref(),
+        )?;
         Ok(())
     }
 }

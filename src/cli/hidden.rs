@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use spider_analyzer::batch::{
     BatchConfig, BlindRecord, BlindSettings, Record, RecordWriter, Summary, decide, numbered_deal,
 };
+use spider_analyzer::game::compact_line;
 use spider_analyzer::solve::Verdict;
 use spider_analyzer::stats::Interval;
 use spider_analyzer::text::count;
@@ -162,6 +163,7 @@ pub fn run(
                     .iter()
                     .map(|m| m.win_estimate.map(|e| e.share as f32))
                     .collect(),
+                line: compact_line(&hidden.log.iter().map(|m| m.mv).collect::<Vec<_>>()),
             });
             if let Some(writer) = &writer {
                 writer.write(&record)?;

@@ -161,13 +161,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let as_seen = deal.slots().all(|(place, slot)| {
         !matches!(place, Place::FaceDown { .. } | Place::Stock { .. }) || slot.known().is_none()
     });
-    let choice = if as_seen {
+    let (choice, odds) = if as_seen {
         let settings = args
             .player
             .settings(deal.suits, seed, usize::MAX, args.jobs);
-        pool.install(|| blind_choice(&deal, &settings, &cancel))?
+        let choice = pool.install(|| blind_choice(&deal, &settings, &cancel))?;
+        let odds = super::player::odds_line(
+            &View::of(&deal)?,
+            settings.player,
+            choice.as_ref().and_then(|c| c.win_estimate),
+        );
+        (choice, odds)
     } else {
-        None
+        (None, None)
     };
     spinner.finish_and_clear();
 
@@ -183,6 +189,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "blind_player": choice.as_ref().map(|c| serde_json::json!({
                 "move": c.mv.to_string(),
                 "win_estimate": c.win_estimate,
+                "chance_to_win": odds_json(&deal, &args.player.settings(deal.suits, seed, usize::MAX, args.jobs)),
             })),
         });
         serde_json::to_writer_pretty(&mut out, &json)?;
@@ -233,7 +240,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             )?;
         }
-        print_hint(&mut out, &hint, decided.is_sample(), choice.as_ref())?;
+        print_hint(
+            &mut out,
+            &hint,
+            decided.is_sample(),
+            choice.as_ref(),
+            odds.as_deref(),
+        )?;
     }
     out.flush()?;
     if cancel.load(std::sync::atomic::Ordering::Relaxed) {
@@ -246,6 +259,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The player's odds from the deal as seen, for `--json`: the chance, its
+/// interval and the games it counts; `null` where no chance model ships.
+fn odds_json(deal: &spider_analyzer::deal::Deal, settings: &HiddenSettings) -> serde_json::Value {
+    let Ok(view) = View::of(deal) else {
+        return serde_json::Value::Null;
+    };
+    match spider_analyzer::unknown::playout::shipped_odds(
+        deal.suits,
+        settings.player.to_string().as_str(),
+    ) {
+        Some(model) => {
+            let shown = model.chance(&view);
+            serde_json::json!({"share": shown.chance, "low": shown.low, "high": shown.high, "games": shown.games})
+        }
+        None => serde_json::Value::Null,
+    }
 }
 
 /// Whether no decided completion credited any move: no win was found
@@ -313,6 +344,7 @@ pub(crate) fn print_hint(
     hint: &Hint,
     sampled: bool,
     blind: Option<&Choice>,
+    odds: Option<&str>,
 ) -> anyhow::Result<()> {
     let which = if sampled {
         "sampled completion"
@@ -346,6 +378,9 @@ pub(crate) fn print_hint(
         .and_then(|c| hint.moves.iter().find(|m| m.mv == c.mv))
         .unwrap_or(top);
     writeln!(out, "move to play now: {}  ({})", best.mv, best.words)?;
+    if let Some(odds) = odds.filter(|_| blind.is_some_and(|c| c.mv == best.mv)) {
+        writeln!(out, "{odds}")?;
+    }
     if let Some(choice) = blind.filter(|c| c.mv == best.mv) {
         writeln!(
             out,

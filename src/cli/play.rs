@@ -214,6 +214,7 @@ fn blind(
                 played.words,
                 super::player::chance(
                     played.win_estimate,
+                    Some(&played.counts),
                     player_name,
                     suits,
                     super::player::ChanceForm::Short

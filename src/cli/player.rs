@@ -8,6 +8,8 @@ use spider_analyzer::cards::SuitCount;
 use spider_analyzer::solve::Limits;
 use spider_analyzer::stats::Interval;
 use spider_analyzer::unknown::blind::{HiddenSettings, Player};
+use spider_analyzer::unknown::lookahead::FEATURES;
+use spider_analyzer::unknown::playout::shipped_odds;
 
 /// `--player`'s help: the players by name, from [`Player::NAMES`].
 static PLAYER_HELP: LazyLock<String> = LazyLock::new(|| {
@@ -106,20 +108,52 @@ pub enum ChanceForm {
     Short,
 }
 
-/// The chance to win the player gives a move ([`spider_analyzer::unknown::policy::Choice::win_estimate`]
-/// of `spider_analyzer::unknown::policy`): every place that prints it
-/// goes through here. For HOP it is the share of sampled completions won
-/// with every card known, an upper bound of a blind player's chance (said
-/// once before the first move: [`what_chances_mean`]). For the search
-/// player it is the share of its playouts won, shown calibrated on its own
-/// recorded games where a calibration ships for the deal's suit count
-/// ([`spider_analyzer::unknown::chance`]).
+/// The chance to win shown beside a move: every place that prints it goes
+/// through here. Where a chance model of the player at the deal's suit
+/// count ships ([`spider_analyzer::unknown::odds`]), it is the player's
+/// odds from the position it moved in (`counts`), the share of its own
+/// recorded games won from positions like it, with its interval, and the
+/// player's own estimate beside it, named for what it is. Else, for HOP,
+/// the share of sampled completions won with every card known, an upper
+/// bound of a blind player's chance (said once before the first move:
+/// [`what_chances_mean`]); for the search player, the share of its
+/// playouts won, calibrated on its own recorded games where a calibration
+/// ships ([`spider_analyzer::unknown::chance`]).
 pub fn chance(
     estimate: Option<Interval>,
+    counts: Option<&[f64; FEATURES]>,
     player: Player,
     suits: SuitCount,
     form: ChanceForm,
 ) -> String {
+    if let Some(counts) = counts
+        && let Some(model) = shipped_odds(suits, player.to_string().as_str())
+    {
+        let odds = model.chance_of(counts);
+        let shown = odds.chance * 100.0;
+        return match form {
+            ChanceForm::Short => format!("{shown:.0} %"),
+            ChanceForm::Long => {
+                let beside = match estimate {
+                    Some(raw) if player == Player::Search => format!(
+                        "; its playouts after this move won {:.0} %",
+                        raw.share * 100.0
+                    ),
+                    Some(raw) => format!(
+                        "; with every card known, {:.0} % of the sampled completions are won, an upper bound",
+                        raw.share * 100.0
+                    ),
+                    None => String::new(),
+                };
+                format!(
+                    "about {shown:.0} % ({:.0}–{:.0} %: {} of this player's recorded games passed positions like it{beside})",
+                    odds.low * 100.0,
+                    odds.high * 100.0,
+                    odds.games
+                )
+            }
+        };
+    }
     if player == Player::Search
         && let Some(raw) = estimate
         && let Some(calibration) = spider_analyzer::unknown::playout::shipped_calibration(suits)
@@ -150,6 +184,26 @@ pub fn chance(
     }
 }
 
+/// The player's odds from what `view` shows, for a hint: `None` where no
+/// chance model of the player at the view's suit count ships.
+pub(crate) fn odds_line(
+    view: &spider_analyzer::unknown::view::View,
+    player: Player,
+    estimate: Option<Interval>,
+) -> Option<String> {
+    shipped_odds(view.suits(), player.to_string().as_str())?;
+    Some(format!(
+        "  your chance to win from here, playing the blind player's moves: {}",
+        chance(
+            estimate,
+            Some(&spider_analyzer::unknown::odds::counts_of(view)),
+            player,
+            view.suits(),
+            ChanceForm::Long
+        )
+    ))
+}
+
 /// Why the player gives up while legal moves remain.
 pub(crate) fn gave_up_why(settings: &HiddenSettings) -> String {
     format!(
@@ -165,6 +219,12 @@ pub(crate) fn gave_up_why(settings: &HiddenSettings) -> String {
 /// report studies (docs/unknown-cards.md: own 1-suit and 2-suit deals
 /// 101..200, PySol 101..200 at 4 suits).
 pub(crate) fn what_chances_mean(suits: SuitCount, player: Player) -> String {
+    if let Some(model) = shipped_odds(suits, player.to_string().as_str()) {
+        return format!(
+            "chances: this player's odds from here, the share of its own recorded games won from positions like this ({}; docs/unknown-cards.md)",
+            model.fitted_on
+        );
+    }
     if player == Player::Search {
         return match spider_analyzer::unknown::playout::shipped_calibration(suits) {
             Some(c) => format!(

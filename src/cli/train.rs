@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use spider_analyzer::batch::DealRange;
 use spider_analyzer::cards::SuitCount;
+use spider_analyzer::unknown::odds;
 use spider_analyzer::unknown::playout::{
     LINE_POSITIONS, TrainedWith, WeightsFile, shipped_file, starting_weights,
 };
@@ -19,11 +20,11 @@ use spider_analyzer::unknown::train::{Training, evaluate, own_tables, train};
 ))]
 pub struct Args {
     /// The suit count whose weights are learned (the file keeps the others).
-    #[arg(long, value_name = "1|2|4", value_parser = super::deal::parse_suits, required_unless_present = "calibrate")]
+    #[arg(long, value_name = "1|2|4", value_parser = super::deal::parse_suits, required_unless_present_any = ["calibrate", "odds"])]
     pub suits: Option<SuitCount>,
     /// The own numbered deals the policy plays, A..B (both inclusive), at
     /// `--suits` suits and standard rules.
-    #[arg(long, value_name = "A..B", required_unless_present = "calibrate")]
+    #[arg(long, value_name = "A..B", required_unless_present_any = ["calibrate", "odds"])]
     pub deals: Option<String>,
     /// Instead of learning weights: fit the calibration of the search
     /// player's chance on the blind games of these results files
@@ -31,6 +32,19 @@ pub struct Args {
     /// count found in them, and print the reliability tables before and after.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["suits", "deals"])]
     pub calibrate: Vec<PathBuf>,
+    /// Instead of learning weights: fit the chance shown to a player (the
+    /// player's odds from a position, `spider_analyzer::unknown::odds`) on
+    /// the blind games of these results files (`spider batch --hidden -o
+    /// FILE`, which keeps each game's moves), one model per suit count and
+    /// player found in them, and print its reliability table.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["suits", "deals", "calibrate"])]
+    pub odds: Vec<PathBuf>,
+    /// With `--odds`: results files of other games to check the fitted
+    /// chance on (the reliability table and the Brier score, beside the
+    /// share of sampled completions won shown before); the fit never sees
+    /// them.
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "odds")]
+    pub held_out: Vec<PathBuf>,
     /// Rounds of the cross-entropy method.
     #[arg(long, default_value = "10", value_parser = super::flags::whole_usize(1, 1000))]
     pub rounds: usize,
@@ -64,6 +78,9 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.calibrate.is_empty() {
         return calibrate(&args);
+    }
+    if !args.odds.is_empty() {
+        return fit_odds(&args);
     }
     let (Some(suits), Some(deals)) = (args.suits, &args.deals) else {
         anyhow::bail!("give --suits and --deals, or --calibrate FILE...");
@@ -223,5 +240,128 @@ fn calibrate(args: &Args) -> anyhow::Result<ExitCode> {
     super::output::write(&args.output, &inputs, args.force, |out| {
         out.write_all(text.as_bytes())
     })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Recorded positions by suit count and player, with the games they come
+/// from.
+type ByPlayer = std::collections::BTreeMap<(usize, String), (Vec<odds::Sample>, u32)>;
+
+/// The blind games of `paths` with their moves, by suit count and player,
+/// as the positions their players met ([`odds::samples_of`]).
+fn samples_by_player(paths: &[PathBuf]) -> anyhow::Result<ByPlayer> {
+    use spider_analyzer::batch::ResultsFile;
+    let mut groups = std::collections::BTreeMap::new();
+    let mut game = 0u32;
+    for path in paths {
+        let read = ResultsFile::read(path)?;
+        for record in &read.records {
+            let Some(samples) = odds::samples_of(record, game)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+            else {
+                continue;
+            };
+            let player = record
+                .blind
+                .as_ref()
+                .map_or(String::new(), |b| b.settings.player.clone());
+            let entry: &mut (Vec<odds::Sample>, u32) =
+                groups.entry((record.suits.count(), player)).or_default();
+            entry.0.extend(samples);
+            entry.1 += 1;
+            game += 1;
+        }
+    }
+    Ok(groups)
+}
+
+/// `--odds`: fits the chance shown to a player on its recorded games.
+fn fit_odds(args: &Args) -> anyhow::Result<ExitCode> {
+    use spider_analyzer::unknown::chance::Reliability;
+    let mut file = base_file(args)?;
+    let inputs: Vec<&std::path::Path> = args
+        .odds
+        .iter()
+        .chain(&args.held_out)
+        .map(|p| p.as_path())
+        .collect();
+    super::output::check(&args.output, &inputs, args.force)?;
+    let fitting = samples_by_player(&args.odds)?;
+    let held = samples_by_player(&args.held_out)?;
+    let names = |paths: &[PathBuf]| {
+        paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut fitted = 0;
+    for ((suits, player), (samples, games)) in &fitting {
+        let won = samples
+            .iter()
+            .filter(|s| s.won)
+            .map(|s| s.game)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        let model = odds::fit(
+            *suits,
+            player,
+            samples,
+            format!(
+                "{} positions of {games} games of the {player} player at {suits} suit(s), {won} won, in {}",
+                samples.len(),
+                names(&args.odds)
+            ),
+        );
+        println!(
+            "{suits} suit(s), the {player} player, {games} games ({won} won), {} positions",
+            samples.len()
+        );
+        println!(
+            "the chance shown, on the games it was fitted on:\n{}",
+            Reliability::of(&odds::points(&model, samples)).text()
+        );
+        if let Some((other, other_games)) = held.get(&(*suits, player.clone())) {
+            let other_won = other
+                .iter()
+                .filter(|s| s.won)
+                .map(|s| s.game)
+                .collect::<std::collections::BTreeSet<_>>()
+                .len();
+            let share = other_won as f64 / (*other_games).max(1) as f64;
+            let constant: Vec<(f64, bool)> = other
+                .iter()
+                .map(|s| (won as f64 / (*games).max(1) as f64, s.won))
+                .collect();
+            println!(
+                "held out: {other_games} games ({other_won} won, {:.0} %), {} positions; the chance shown:\n{}",
+                share * 100.0,
+                other.len(),
+                Reliability::of(&odds::points(&model, other)).text()
+            );
+            println!(
+                "held out, one chance for every position (the fit's share of games won): Brier score {:.4}\n",
+                Reliability::of(&constant).brier
+            );
+        }
+        file.odds.retain(|o| !o.is_for(*suits, player));
+        file.odds.push(model);
+        fitted += 1;
+    }
+    if fitted == 0 {
+        anyhow::bail!(
+            "no blind game with its moves in these files (results files written before the moves were kept have none: play the games again with `spider batch --hidden`)"
+        );
+    }
+    file.odds
+        .sort_by(|a, b| (a.suits, &a.player).cmp(&(b.suits, &b.player)));
+    let text = serde_json::to_string_pretty(&file)? + "\n";
+    super::output::write(&args.output, &inputs, args.force, |out| {
+        out.write_all(text.as_bytes())
+    })?;
+    println!(
+        "{}: {fitted} chance model(s) written",
+        args.output.display()
+    );
     Ok(ExitCode::SUCCESS)
 }

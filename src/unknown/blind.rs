@@ -143,6 +143,11 @@ pub struct PlayedMove {
     pub turned: Vec<Card>,
     /// The player's estimated chance to win, when it had one.
     pub win_estimate: Option<Interval>,
+    /// What the player counted in the position it chose the move in
+    /// ([`super::lookahead::features`] of its view): what the chance shown
+    /// to a player is read from ([`super::odds`]).
+    #[serde(skip)]
+    pub counts: [f64; super::lookahead::FEATURES],
     /// Wall seconds the player took to choose it (on the threads of the
     /// current pool: `-j`).
     pub seconds: f64,
@@ -228,6 +233,7 @@ pub fn play_blind(
             };
         };
         let words = view.describe(choice.mv);
+        let counts = super::odds::counts_of(&view);
         let turned = referee.play(choice.mv).map_err(|e| {
             SolveError::Shape(ShapeError(format!("the player's move {}: {e}", choice.mv)))
         })?;
@@ -238,6 +244,7 @@ pub fn play_blind(
             words,
             turned,
             win_estimate: choice.win_estimate,
+            counts,
             seconds: chosen_at.elapsed().as_secs_f64(),
         };
         on_move(&played);

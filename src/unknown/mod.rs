@@ -26,6 +26,7 @@ mod decided;
 pub mod deeper;
 pub mod hint;
 pub mod lookahead;
+pub mod odds;
 pub mod playout;
 pub mod policy;
 pub mod referee;

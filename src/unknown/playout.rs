@@ -60,6 +60,10 @@ pub struct WeightsFile {
     /// ([`super::chance`]).
     #[serde(default)]
     pub chance: Vec<super::chance::Calibration>,
+    /// The chance shown to a player of the other blind players, per suit
+    /// count and player ([`super::odds`], `spider train --odds`).
+    #[serde(default)]
+    pub odds: Vec<super::odds::Odds>,
 }
 
 /// How one suit count's weights were trained.
@@ -90,6 +94,19 @@ impl WeightsFile {
             }
             if w.iter().any(|x| !x.is_finite()) {
                 return Err(format!("{name} holds a weight that is not a number"));
+            }
+        }
+        for odds in &file.odds {
+            if odds.weights.len() != super::lookahead::FEATURES + 1
+                || odds.weights.iter().any(|x| !x.is_finite())
+                || odds.tenths.len() != 10
+            {
+                return Err(format!(
+                    "the chance model of the {} player at {} suits needs {} finite weights and 10 tenths",
+                    odds.player,
+                    odds.suits,
+                    super::lookahead::FEATURES + 1
+                ));
             }
         }
         Ok(file)
@@ -131,6 +148,15 @@ pub fn shipped(suits: SuitCount) -> Weights {
 /// ([`super::chance`]), if one was fitted.
 pub fn shipped_calibration(suits: SuitCount) -> Option<&'static super::chance::Calibration> {
     SHIPPED.chance.iter().find(|c| c.suits == suits.count())
+}
+
+/// The shipped chance model of `player` at `suits` ([`super::odds`]), if
+/// one was fitted.
+pub fn shipped_odds(suits: SuitCount, player: &str) -> Option<&'static super::odds::Odds> {
+    SHIPPED
+        .odds
+        .iter()
+        .find(|o| o.is_for(suits.count(), player))
 }
 
 /// The shipped weights file.
