@@ -6,11 +6,11 @@
 //! when they differ a lot; the studies of docs/unknown-cards.md play 100.
 //!
 //! `cargo bench --bench blind` (own deals 1..4 at 1 and 2 suits, PySol
-//! games 1..4 at 4 suits; the three players; about ten minutes);
+//! games 1..4 at 4 suits; the two default players, hop and lookahead; about ten minutes);
 //! `BLIND_DEALS=N` deals per suit count, `BLIND_FIRST=N` the first deal
-//! number, `BLIND_SUITS=1,2` some suit counts, `BLIND_PLAYERS=rollout,stage`
+//! number, `BLIND_SUITS=1,2` some suit counts, `BLIND_PLAYERS=hop,search`
 //! some players, `BLIND_SAMPLES=N` samples per decision (default: each
-//! player's, as `spider play`: 6 for stage, 3 for the others).
+//! player's, as `spider play`: 48 playouts for search, 3 for the others).
 
 use std::sync::atomic::AtomicBool;
 
@@ -61,7 +61,7 @@ fn main() {
         .unwrap_or_else(|| vec![1, 2, 4]);
     let players: Vec<Player> = env_list("BLIND_PLAYERS")
         .map(|l| l.iter().filter_map(|s| Player::named(s)).collect())
-        .unwrap_or_else(|| vec![Player::Hop, Player::Lookahead, Player::Rollout]);
+        .unwrap_or_else(|| vec![Player::Hop, Player::Lookahead]);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()

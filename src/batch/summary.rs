@@ -462,7 +462,7 @@ mod tests {
             seconds,
             ended: if won { "won" } else { "no move left" }.into(),
             settings: crate::batch::BlindSettings {
-                player: "rollout".into(),
+                player: "lookahead".into(),
                 samples: 3,
                 max_positions: Some(100_000),
                 max_moves: 1000,
@@ -502,7 +502,7 @@ mod tests {
         assert!(close(blind.cpu_seconds_per_game.unwrap(), 2.0));
         assert_eq!(
             blind.settings,
-            vec!["rollout, 3 samples, seed 1".to_string()]
+            vec!["lookahead, 3 samples, seed 1".to_string()]
         );
         let text = summary.to_string();
         assert!(
@@ -511,7 +511,7 @@ mod tests {
         );
         assert!(text.contains("winnable (known)     75.0% (3/4;"), "{text}");
         assert!(
-            text.contains("blind game           5.000 s on average (rollout, 3 samples, seed 1)"),
+            text.contains("blind game           5.000 s on average (lookahead, 3 samples, seed 1)"),
             "{text}"
         );
         assert!(

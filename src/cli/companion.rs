@@ -352,7 +352,7 @@ impl Companion<'_> {
     ) -> anyhow::Result<Option<Interval>> {
         let settings = self.settings;
         Ok(match estimate {
-            None if matches!(settings.player, Player::Lookahead | Player::Stage) => {
+            None if settings.player == Player::Lookahead => {
                 let won = spider_analyzer::unknown::sample::won_share_after(
                     &view.deal(),
                     &view.unseen(),

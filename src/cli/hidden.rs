@@ -37,16 +37,8 @@ fn kept(settings: &HiddenSettings) -> BlindSettings {
         } else {
             0
         },
-        deeper: if !matches!(settings.player, Player::Rollout | Player::Stage) {
-            settings.deeper
-        } else {
-            0
-        },
-        deal_look: if !matches!(settings.player, Player::Rollout | Player::Stage) {
-            settings.deal_look
-        } else {
-            0
-        },
+        deeper: settings.deeper,
+        deal_look: settings.deal_look,
         seed: settings.seed,
     }
 }

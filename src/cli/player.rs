@@ -33,10 +33,9 @@ pub struct PlayerArgs {
     #[arg(long, value_name = "NAME", value_parser = super::flags::player, alias = "hidden-player", help = PLAYER_HELP.as_str())]
     pub player: Option<Player>,
     /// The blind player's completions sampled at each decision (hop: the
-    /// completions solved; rollout and stage: the rollouts of each
-    /// candidate line; lookahead and stage, live: the completions solved
-    /// after the move for its chance; default: 6 for stage, 3 for the
-    /// others).
+    /// completions solved; lookahead, live: the completions solved after
+    /// the move for its chance; search: the playouts of a decision;
+    /// default: 48 for search, 3 for the others).
     #[arg(long, value_name = "N", alias = "hidden-samples", value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
     pub player_samples: Option<usize>,
     /// The blind player's budget for each solve of a sampled completion,
@@ -179,7 +178,6 @@ pub fn chance(
             i.high * 100.0
         ),
         (None, _) if player == Player::Hop => "not known (the lookahead's move: no move starts enough sampled wins, one at 1 and 2 suits, two at 4)".into(),
-        (None, _) if player == Player::Stage => "not known (the stage player rates its lines by where the stage ends, not by games won)".into(),
         (None, _) => format!("not known (the {player} player samples no completion to solve)"),
     }
 }

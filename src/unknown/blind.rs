@@ -273,10 +273,8 @@ impl HiddenSettings {
     /// A fresh player of [`HiddenSettings::player`] with these settings.
     pub fn new_player(&self) -> Box<dyn Policy + Send> {
         match self.player {
-            Player::Rollout => Box::new(super::rollout::Rollout::new(self.clone())),
             Player::Hop => Box::new(Hop::new(self.clone())),
             Player::Lookahead => Box::new(Lookahead::new(self.clone())),
-            Player::Stage => Box::new(super::stage::Stage::new(self.clone())),
             Player::Search => Box::new(super::search::Search::new(self.clone())),
         }
     }

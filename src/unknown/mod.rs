@@ -30,10 +30,8 @@ pub mod odds;
 pub mod playout;
 pub mod policy;
 pub mod referee;
-pub mod rollout;
 pub mod sample;
 pub mod search;
-pub mod stage;
 pub mod train;
 pub mod view;
 

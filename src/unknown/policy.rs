@@ -2,7 +2,7 @@
 //! [`View`], choose a move; be told what it turned up), the [`Choice`] it
 //! makes, which [`Player`] plays and the [`HiddenSettings`] it plays with.
 //! The players are in [`super::blind`] (hindsight optimisation and the
-//! lookahead alone) and [`super::rollout`].
+//! lookahead alone) and [`super::search`].
 
 use std::sync::atomic::AtomicBool;
 
@@ -57,8 +57,7 @@ pub struct PolicyStats {
 }
 
 /// The course of a game for the players that play lines
-/// ([`super::blind::Lookahead`], [`super::rollout::Rollout`],
-/// [`super::stage::Stage`]): the rest of the line chosen (moves that turn
+/// ([`super::blind::Lookahead`]): the rest of the line chosen (moves that turn
 /// up nothing, then the one that turns up cards or wins), the positions
 /// the game has been through (keys of the views), and the counts.
 #[derive(Clone, Debug, Default)]
@@ -104,32 +103,6 @@ impl Course {
         })
     }
 
-    /// What a player that chooses among the lookahead's lines does first
-    /// at each move: [`Course::begin`], then the line's next move if one
-    /// is left; else the lookahead's lines from `view` within the
-    /// settings' `lookahead` positions, avoiding the positions seen.
-    pub fn lines(
-        &mut self,
-        view: &View,
-        settings: &HiddenSettings,
-        cancel: &AtomicBool,
-    ) -> Result<Ready, SolveError> {
-        if !self.begin(view, &settings.limits, cancel)? {
-            return Ok(Ready::Choice(None));
-        }
-        if let Some(choice) = self.next() {
-            return Ok(Ready::Choice(Some(choice)));
-        }
-        let found = super::lookahead::lines(&view.deal(), settings.lookahead.max(1), &self.seen)?;
-        Ok(Ready::Lines(found))
-    }
-
-    /// `moves` become the line; its first move.
-    pub fn play(&mut self, moves: Vec<Move>) -> Option<Choice> {
-        self.plan = moves;
-        self.next()
-    }
-
     /// `mv` was played, leading to `view_after` and turning up `turned`:
     /// the line goes on when `mv` was its next move and turned up nothing
     /// (a line ends at its card: anything after it is news).
@@ -143,13 +116,6 @@ impl Course {
     }
 }
 
-/// What [`Course::lines`] found: the move to play now (none when the game
-/// is won), or the lookahead's lines to choose among.
-pub(super) enum Ready {
-    Choice(Option<Choice>),
-    Lines(super::lookahead::Lines),
-}
-
 /// Which player plays blind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -158,15 +124,9 @@ pub enum Player {
     /// known. The default at 1 and 4 suits ([`Player::default_for`]), and
     /// the only one whose chances are shares of winnable samples.
     Hop,
-    /// [`super::rollout::Rollout`]: draws a hidden card only when it turns
-    /// up.
-    Rollout,
     /// [`super::blind::Lookahead`]: the lookahead alone (the line to the best reveal),
     /// no sample. The default at 2 suits.
     Lookahead,
-    /// [`super::stage::Stage`]: the lookahead's best lines, each rated by
-    /// rollouts of the lookahead player to the next deal.
-    Stage,
     /// [`super::search::Search`]: the search over the reveals, candidate
     /// lines weighed by playouts of the learned fast policy.
     Search,
@@ -188,27 +148,23 @@ impl Player {
         }
     }
 
-    /// The samples a decision when none are named: 6 rollouts a line for
-    /// the stage player (its studies' setting), else 3 (HOP's completions
-    /// solved, the rollout player's rollouts; the lookahead player's
-    /// live chance).
+    /// The samples a decision when none are named: the search player's
+    /// playouts ([`DEFAULT_SEARCH_PLAYOUTS`]), else 3 (HOP's completions
+    /// solved; the lookahead player's live chance).
     pub fn default_samples(self) -> usize {
         match self {
-            Player::Stage => 6,
             Player::Search => DEFAULT_SEARCH_PLAYOUTS,
-            Player::Hop | Player::Rollout | Player::Lookahead => 3,
+            Player::Hop | Player::Lookahead => 3,
         }
     }
 
-    pub const NAMES: [&'static str; 5] = ["hop", "rollout", "lookahead", "stage", "search"];
+    pub const NAMES: [&'static str; 3] = ["hop", "lookahead", "search"];
 
     /// The player named `name` ([`Player::NAMES`]).
     pub fn named(name: &str) -> Option<Player> {
         match name {
-            "rollout" => Some(Player::Rollout),
             "hop" => Some(Player::Hop),
             "lookahead" => Some(Player::Lookahead),
-            "stage" => Some(Player::Stage),
             "search" => Some(Player::Search),
             _ => None,
         }
@@ -216,10 +172,8 @@ impl Player {
 
     pub fn name(self) -> &'static str {
         match self {
-            Player::Rollout => "rollout",
             Player::Hop => "hop",
             Player::Lookahead => "lookahead",
-            Player::Stage => "stage",
             Player::Search => "search",
         }
     }
