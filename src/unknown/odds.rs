@@ -8,31 +8,36 @@
 //! shown is this module's instead: the share of the player's own games that
 //! were won from positions like this one.
 //!
-//! "Like this one" is what the lookahead's value counts
-//! ([`features`]: runs removed, cards face down, empty piles, same-suit
-//! pairs, breaks, rows dealt, ...), all of it seen by the player. An
+//! "Like this one" is four things the player sees ([`inputs`]): the
+//! lookahead's value of the position (its sixteen counts of runs removed,
+//! cards face down, empty piles, same-suit pairs, breaks and more, weighed
+//! as [`super::lookahead::value`] weighs them), and three of those counts
+//! alone: the runs removed, the cards face down and the rows dealt. An
 //! [`Odds`] model is fitted per suit count and player by `spider train
-//! --odds` on `batch --hidden` results files (which keep each game's moves):
-//! every game is replayed by the rules, every position the player met is
-//! counted as the player saw it (a [`View`]: face-down and stock cards
-//! `XX`), and labelled with whether that game was won. A logistic
-//! regression of "won" on the counts ([`fit_logistic`]) gives a first
-//! chance; an isotonic step on top of it ([`super::chance::fit`]) makes the
-//! chances shown match the share won in the games it was fitted on; the
-//! games that passed positions of each tenth give the interval
-//! ([`Odds::chance`]). The check is on games the fit did not use: the
-//! reliability table by tenths and the Brier score (`spider train --odds
-//! ... --held-out FILE`, docs/unknown-cards.md).
+//! --odds` on `batch --hidden` results files (which keep each game's
+//! moves): every game is replayed by the rules, every position the player
+//! met is counted as the player saw it (a [`View`]: face-down and stock
+//! cards `XX`), and labelled with whether that game was won. A logistic
+//! regression of "won" on the four inputs ([`fit_weighted`], with a ridge
+//! of [`RIDGE`]) gives the chance. Four inputs and a ridge, not the
+//! sixteen counts or a step fitted on top: the positions of one game are
+//! alike, so a hundred games are about a hundred samples, not twenty
+//! thousand; on games held out the sixteen counts fitted no better, and an
+//! isotonic step on top was far off (lab/notes/unknown-cards.md, "The
+//! chance shown"). The games that passed positions of each tenth
+//! give the interval ([`Odds::chance`]). The check is on games the fit
+//! did not use: the reliability table by tenths and the Brier score
+//! (`spider train --odds ... --held-out FILE`).
 //!
 //! The model never reads a hidden card: it is given the [`View`].
 
 use serde::{Deserialize, Serialize};
 
-use super::chance::Step;
 use super::lookahead::{FEATURES, features};
 use super::referee::Referee;
 use super::view::View;
 use crate::batch::Record;
+use crate::cards::SuitCount;
 use crate::game::{Move, WrittenMove, parse_moves};
 use crate::stats::{Z95, wilson_interval};
 
@@ -44,10 +49,8 @@ pub struct Odds {
     /// ...).
     pub player: String,
     /// The logistic model: the constant, then a weight for each of
-    /// [`features`]' counts.
+    /// [`inputs`].
     pub weights: Vec<f64>,
-    /// The isotonic steps from the logistic chance to the chance shown.
-    pub steps: Vec<Step>,
     /// By tenth of the chance shown: the games of the fit that passed a
     /// position shown in that tenth, and how many of them were won (the
     /// interval of a chance in that tenth).
@@ -75,26 +78,16 @@ pub struct Shown {
 }
 
 impl Odds {
-    /// The logistic chance of `counts` (before the isotonic step).
-    pub fn logistic(&self, counts: &[f64; FEATURES]) -> f64 {
+    /// The chance shown for `counts` ([`counts_of`]).
+    pub fn shown(&self, counts: &[f64; FEATURES]) -> f64 {
+        let x = inputs(counts, self.suits);
         let z = self.weights[0]
             + self.weights[1..]
                 .iter()
-                .zip(counts)
+                .zip(&x)
                 .map(|(w, c)| w * c)
                 .sum::<f64>();
         1.0 / (1.0 + (-z).exp())
-    }
-
-    /// The chance shown for `counts`: the isotonic step of the logistic
-    /// chance.
-    pub fn shown(&self, counts: &[f64; FEATURES]) -> f64 {
-        let raw = self.logistic(counts);
-        self.steps
-            .iter()
-            .find(|s| raw <= s.raw as f64 + 1e-12)
-            .or(self.steps.last())
-            .map_or(raw, |s| s.chance as f64)
     }
 
     /// The chance that the player wins from what `view` shows, with the
@@ -130,6 +123,19 @@ impl Odds {
 
 fn tenth_of(p: f64) -> usize {
     ((p * 10.0).floor() as usize).min(9)
+}
+
+/// How many inputs the model weighs ([`inputs`]).
+pub const INPUTS: usize = 4;
+
+/// The model's inputs from a view's counts at `suits` suits: the
+/// lookahead's value in thousands, the runs removed, the cards face down
+/// and the rows dealt.
+pub fn inputs(counts: &[f64; FEATURES], suits: usize) -> [f64; INPUTS] {
+    let weights =
+        super::lookahead::weights(SuitCount::from_count(suits).unwrap_or(SuitCount::Four));
+    let value: f64 = counts.iter().zip(weights).map(|(c, &w)| c * w as f64).sum();
+    [value / 1000.0, counts[0], counts[1], counts[11]]
 }
 
 /// What the model counts in a view: [`features`] of its position.
@@ -192,48 +198,52 @@ pub fn samples_of(record: &Record, game: u32) -> Result<Option<Vec<Sample>>, Str
     Ok(Some(out))
 }
 
-/// The logistic regression of "won" on the counts of `samples`, by
-/// Newton's method on counts scaled to unit spread, with a small ridge
-/// (`ridge` times the positions) so that counts that never vary, or vary
-/// together, keep finite weights. The constant first, then a weight a
-/// count, in the counts' own units.
-pub fn fit_logistic(samples: &[Sample], ridge: f64) -> Vec<f64> {
-    let n = samples.len().max(1) as f64;
-    let d = FEATURES + 1;
-    let mut mean = [0.0; FEATURES];
-    let mut spread = [0.0; FEATURES];
-    for s in samples {
-        for (m, c) in mean.iter_mut().zip(&s.counts) {
-            *m += c / n;
+/// The logistic regression of "won" on `rows` (inputs, won, weight), by
+/// Newton's method on inputs scaled to unit spread, with a ridge (`ridge`
+/// times the sum of the weights; the constant is not shrunk) so that
+/// inputs that never vary, or vary together, keep finite weights. The
+/// constant first, then a weight an input, in the inputs' own units.
+pub fn fit_weighted(rows: &[(Vec<f64>, bool, f64)], ridge: f64) -> Vec<f64> {
+    let inputs = rows.first().map_or(0, |r| r.0.len());
+    let d = inputs + 1;
+    let n: f64 = rows.iter().map(|r| r.2).sum::<f64>().max(1e-12);
+    let mut mean = vec![0.0; inputs];
+    let mut spread = vec![0.0; inputs];
+    for (x, _, w) in rows {
+        for (m, c) in mean.iter_mut().zip(x) {
+            *m += w * c / n;
         }
     }
-    for s in samples {
-        for j in 0..FEATURES {
-            spread[j] += (s.counts[j] - mean[j]).powi(2) / n;
+    for (x, _, w) in rows {
+        for j in 0..inputs {
+            spread[j] += w * (x[j] - mean[j]).powi(2) / n;
         }
     }
-    let spread = spread.map(|v| if v > 1e-12 { v.sqrt() } else { 1.0 });
-    let scaled = |s: &Sample| {
-        let mut x = vec![1.0; d];
-        for j in 0..FEATURES {
-            x[j + 1] = (s.counts[j] - mean[j]) / spread[j];
+    let spread: Vec<f64> = spread
+        .iter()
+        .map(|&v| if v > 1e-12 { v.sqrt() } else { 1.0 })
+        .collect();
+    let scaled = |x: &[f64]| {
+        let mut z = vec![1.0; d];
+        for j in 0..inputs {
+            z[j + 1] = (x[j] - mean[j]) / spread[j];
         }
-        x
+        z
     };
     let lambda = ridge * n;
     let mut w = vec![0.0; d];
     for _ in 0..50 {
         let mut gradient = vec![0.0; d];
         let mut hessian = vec![vec![0.0; d]; d];
-        for s in samples {
-            let x = scaled(s);
+        for (x, won, weight) in rows {
+            let x = scaled(x);
             let z: f64 = w.iter().zip(&x).map(|(a, b)| a * b).sum();
             let p = 1.0 / (1.0 + (-z).exp());
-            let y = s.won as u8 as f64;
+            let y = *won as u8 as f64;
             for i in 0..d {
-                gradient[i] += (y - p) * x[i];
+                gradient[i] += weight * (y - p) * x[i];
                 for k in 0..d {
-                    hessian[i][k] += p * (1.0 - p) * x[i] * x[k];
+                    hessian[i][k] += weight * p * (1.0 - p) * x[i] * x[k];
                 }
             }
         }
@@ -255,7 +265,7 @@ pub fn fit_logistic(samples: &[Sample], ridge: f64) -> Vec<f64> {
     // Back to the counts' own units.
     let mut out = vec![0.0; d];
     out[0] = w[0];
-    for j in 0..FEATURES {
+    for j in 0..inputs {
         out[j + 1] = w[j + 1] / spread[j];
         out[0] -= w[j + 1] * mean[j] / spread[j];
     }
@@ -263,7 +273,7 @@ pub fn fit_logistic(samples: &[Sample], ridge: f64) -> Vec<f64> {
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting (`a` is
-/// the small, positive definite matrix of [`fit_logistic`]).
+/// the small, positive definite matrix of [`fit_weighted`]).
 fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
     let d = b.len();
     for col in 0..d {
@@ -301,27 +311,25 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
     x
 }
 
-/// The ridge [`fit`] uses: a millionth of the positions, enough to keep
-/// tied counts finite, too little to move a fitted chance.
-pub const RIDGE: f64 = 1e-6;
+/// The ridge [`fit`] uses, a hundredth of the positions: the strongest of
+/// those tried that kept the 2-suit fit's chances as good on games it had
+/// not seen (docs/unknown-cards.md).
+pub const RIDGE: f64 = 1e-2;
 
 /// Fits the model of `suits` and `player` on `samples` (see the module
 /// docs); `fitted_on` says where they come from.
 pub fn fit(suits: usize, player: &str, samples: &[Sample], fitted_on: String) -> Odds {
-    let weights = fit_logistic(samples, RIDGE);
+    let rows: Vec<(Vec<f64>, bool, f64)> = samples
+        .iter()
+        .map(|s| (inputs(&s.counts, suits).to_vec(), s.won, 1.0))
+        .collect();
     let mut odds = Odds {
         suits,
         player: player.to_string(),
-        weights,
-        steps: Vec::new(),
+        weights: fit_weighted(&rows, RIDGE),
         tenths: Vec::new(),
         fitted_on,
     };
-    let points: Vec<(f32, bool)> = samples
-        .iter()
-        .map(|s| (odds.logistic(&s.counts) as f32, s.won))
-        .collect();
-    odds.steps = super::chance::fit(&points);
     // The games that passed positions of each tenth shown.
     let mut seen = vec![std::collections::BTreeMap::<u32, bool>::new(); 10];
     for s in samples {
@@ -357,10 +365,39 @@ mod tests {
     }
 
     #[test]
-    fn the_logistic_fit_finds_the_share_won_at_each_count() {
-        // Runs removed 0: 1 of 4 won; 4: 3 of 4 won. A logistic in one
-        // count fits both shares exactly: logit(1/4) = -ln 3 at 0 and
-        // ln 3 at 4, so the weight is ln 3 / 2 and the constant -ln 3.
+    fn the_logistic_fit_finds_the_share_won_at_each_input() {
+        // Input 0: 1 of 4 won; 4: 3 of 4 won. A logistic in one input fits
+        // both shares exactly: logit(1/4) = -ln 3 at 0 and ln 3 at 4, so
+        // the weight is ln 3 / 2 and the constant -ln 3.
+        let row = |x: f64, won: bool, weight: f64| (vec![x, 7.0], won, weight);
+        let rows = vec![
+            row(0.0, true, 1.0),
+            row(0.0, false, 1.0),
+            row(0.0, false, 1.0),
+            row(0.0, false, 1.0),
+            row(4.0, true, 1.0),
+            row(4.0, true, 1.0),
+            row(4.0, true, 1.0),
+            row(4.0, false, 1.0),
+        ];
+        let w = fit_weighted(&rows, 0.0);
+        assert!((w[0] + 3f64.ln()).abs() < 1e-6, "{w:?}");
+        assert!((w[1] - 3f64.ln() / 2.0).abs() < 1e-6, "{w:?}");
+        // The second input never varies: its weight stays 0.
+        assert!(w[2].abs() < 1e-9, "{w:?}");
+        // A row of weight 3 counts as three rows.
+        let weighted = vec![
+            row(0.0, true, 1.0),
+            row(0.0, false, 3.0),
+            row(4.0, true, 3.0),
+            row(4.0, false, 1.0),
+        ];
+        let v = fit_weighted(&weighted, 0.0);
+        assert!(w.iter().zip(&v).all(|(a, b)| (a - b).abs() < 1e-6), "{v:?}");
+    }
+
+    #[test]
+    fn the_fitted_chance_rises_with_the_runs_removed_and_counts_games_by_tenth() {
         let mut samples = Vec::new();
         for (i, won) in [true, false, false, false].into_iter().enumerate() {
             samples.push(sample(0.0, won, i as u32));
@@ -368,17 +405,18 @@ mod tests {
         for (i, won) in [true, true, true, false].into_iter().enumerate() {
             samples.push(sample(4.0, won, 4 + i as u32));
         }
-        let w = fit_logistic(&samples, 0.0);
-        assert!((w[0] + 3f64.ln()).abs() < 1e-6, "{w:?}");
-        assert!((w[1] - 3f64.ln() / 2.0).abs() < 1e-6, "{w:?}");
-        // The other counts never vary: their weights stay 0.
-        assert!(w[2..].iter().all(|v| v.abs() < 1e-9), "{w:?}");
         let odds = fit(1, "hop", &samples, String::new());
-        assert!((odds.shown(&sample(0.0, false, 0).counts) - 0.25).abs() < 1e-6);
-        assert!((odds.shown(&sample(4.0, false, 0).counts) - 0.75).abs() < 1e-6);
-        // Tenth 2 (25 %): the 4 games at 0 runs, 1 won.
-        assert_eq!(odds.tenths[2], Games { games: 4, won: 1 });
-        assert_eq!(odds.tenths[7], Games { games: 4, won: 3 });
+        let (low, high) = (
+            odds.shown(&sample(0.0, false, 0).counts),
+            odds.shown(&sample(4.0, false, 0).counts),
+        );
+        // The ridge pulls both toward the half won, in order.
+        assert!(0.25 < low && low < high && high < 0.75, "{low} {high}");
+        assert_eq!(odds.tenths.iter().map(|t| t.games).sum::<u32>(), 8);
+        assert_eq!(odds.tenths[tenth_of(low)], Games { games: 4, won: 1 });
+        let shown = odds.chance_of(&sample(0.0, false, 0).counts);
+        assert_eq!(shown.games, 4);
+        assert!(shown.low <= shown.chance && shown.chance <= shown.high);
     }
 
     #[test]
