@@ -211,18 +211,13 @@ pub(crate) fn gave_up_why(settings: &HiddenSettings) -> String {
 }
 
 /// The line that says, before the first move, what the chances printed
-/// mean: shares of sampled completions won with every card known, so an
-/// upper bound of what a player who cannot see them wins; with the
-/// default player, beside the share of fresh deals it wins blind in the
-/// report studies (docs/unknown-cards.md: own 1-suit and 2-suit deals
+/// mean: the player's odds from its recorded games where a chance model
+/// ships ([`spider_analyzer::unknown::odds`]), else shares of sampled
+/// completions won with every card known, so an upper bound of what a
+/// player who cannot see them wins; with the default player, beside the
+/// share of fresh deals it wins blind in the report studies (docs/unknown-cards.md: own 1-suit and 2-suit deals
 /// 101..200, PySol 101..200 at 4 suits).
 pub(crate) fn what_chances_mean(suits: SuitCount, player: Player) -> String {
-    if let Some(model) = shipped_odds(suits, player.to_string().as_str()) {
-        return format!(
-            "chances: this player's odds from here, the share of its own recorded games won from positions like this ({}; docs/unknown-cards.md)",
-            model.fitted_on
-        );
-    }
     if player == Player::Search {
         return match spider_analyzer::unknown::playout::shipped_calibration(suits) {
             Some(c) => format!(
@@ -248,6 +243,12 @@ pub(crate) fn what_chances_mean(suits: SuitCount, player: Player) -> String {
     } else {
         String::new()
     };
+    if let Some(model) = shipped_odds(suits, player.to_string().as_str()) {
+        return format!(
+            "chances: this player's odds from here, the share of its own recorded games won from positions like this ({}){study} (docs/unknown-cards.md)",
+            model.fitted_on
+        );
+    }
     format!(
         "chances: the share of sampled completions of the cards not seen that are won with every card known, an upper bound of yours, since you cannot see them{study} (docs/unknown-cards.md)"
     )

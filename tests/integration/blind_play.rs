@@ -860,12 +860,15 @@ fn play_live_at_two_suits_gives_the_lookahead_players_move_a_chance() {
         "{stdout}"
     );
     assert!(!stdout.contains("not known"), "{stdout}");
-    // Before the first move, what the chances mean (the default player's
-    // share of fresh deals beside it: the test after the next).
+    // Before the first move, what the chances mean: the player's odds
+    // from its recorded games (the default player's share of fresh deals
+    // beside it: the test after the next); the share of completions won
+    // with every card known is named an upper bound where it is shown.
     assert!(
-        stdout.contains("won with every card known, an upper bound of yours"),
+        stdout.contains("chances: this player's odds from here"),
         "{stdout}"
     );
+    assert!(stdout.contains("an upper bound)"), "{stdout}");
 }
 
 /// A solve of a sampled completion may take 50,000 positions at 4 suits
