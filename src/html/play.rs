@@ -9,9 +9,10 @@
 
 use serde_json::{Value, json};
 
-use crate::cards::Suit;
+use crate::cards::{Card, Suit};
 use crate::deal::{Deal, PILES};
 use crate::game::{Game, Move, Position, compact_line};
+use crate::unknown::view::View;
 
 use super::{escape, script_json};
 
@@ -125,6 +126,60 @@ fn mv_from(mv: Move) -> usize {
 pub fn page(game: &Game, deal: &Deal, caption: &Caption, line: &[Move]) -> String {
     let frames = frames(game, deal, line);
     let shown = frames.len() - 1;
+    draw(caption, frames, &line[..shown])
+}
+
+/// A move of a live game: the view before it, the move, the cards it
+/// turned up (as the player typed them, or as the file knew them) and the
+/// view after it.
+pub struct LiveMove<'a> {
+    pub before: &'a View,
+    pub mv: Move,
+    pub turned: &'a [Card],
+    pub after: &'a View,
+}
+
+/// The page of a live game: the table as its player saw it at the start
+/// and after each move played (a card never seen stays face down).
+pub fn live_page(caption: &Caption, start: &View, played: &[LiveMove]) -> String {
+    let seen = |view: &View| frame(view.game(), view.position(), view.removed());
+    let mut first = seen(start);
+    first.insert("text".into(), Value::from("Start"));
+    let mut frames = vec![Value::Object(first)];
+    for (index, live) in played.iter().enumerate() {
+        let (before, after) = (live.before, live.after);
+        let mut text = format!("{}. {}", index + 1, before.describe(live.mv));
+        if !live.turned.is_empty() {
+            let cards: Vec<String> = live.turned.iter().map(|c| c.pretty()).collect();
+            text.push_str(&format!("; turned up {}", cards.join(" ")));
+        }
+        let runs_done = after.removed().len() > before.removed().len();
+        let size = |view: &View, pile: usize| view.face_down(pile) + view.face_up(pile).len();
+        let highlight: Vec<Value> = match live.mv {
+            Move::Shift { to, count, .. } if !runs_done => vec![json!([to as usize, count])],
+            Move::Shift { .. } => Vec::new(),
+            Move::Deal => (0..PILES)
+                .filter(|&pile| size(after, pile) == size(before, pile) + 1)
+                .map(|pile| json!([pile, 1]))
+                .collect(),
+        };
+        let turned: Vec<usize> = (0..PILES)
+            .filter(|&pile| after.face_down(pile) < before.face_down(pile))
+            .collect();
+        let mut next = seen(after);
+        next.insert("text".into(), Value::from(text));
+        next.insert("move".into(), Value::from(live.mv.to_string()));
+        next.insert("hi".into(), Value::from(highlight));
+        next.insert("turned".into(), Value::from(turned));
+        frames.push(Value::Object(next));
+    }
+    let line: Vec<Move> = played.iter().map(|live| live.mv).collect();
+    draw(caption, frames, &line)
+}
+
+/// The page of `frames`, `line` the moves between them.
+fn draw(caption: &Caption, frames: Vec<Value>, line: &[Move]) -> String {
+    let shown = frames.len() - 1;
     let data = json!({ "frames": frames });
     let lines: String = caption
         .lines
@@ -134,7 +189,7 @@ pub fn page(game: &Game, deal: &Deal, caption: &Caption, line: &[Move]) -> Strin
     let compact = if shown > 0 {
         format!(
             "<details><summary>The line in the compact form (<code>spider replay</code> reads it)</summary><p class=\"compact\">{}</p></details>\n",
-            escape(&compact_line(&line[..shown]))
+            escape(&compact_line(line))
         )
     } else {
         String::new()

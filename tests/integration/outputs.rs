@@ -606,7 +606,7 @@ fn inconsistent_deals_get_the_card_report_and_one_treatment() {
         "{report}"
     );
     assert!(
-        report.contains("  JS appears 10 times (expected 8): "),
+        report.contains("  J♠ appears 10 times (expected 8): "),
         "{report}"
     );
 
