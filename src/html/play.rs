@@ -65,31 +65,19 @@ pub fn frames(game: &Game, deal: &Deal, line: &[Move]) -> Vec<Value> {
         }
         let text = format!("{}. {}", index + 1, game.describe(&position, mv));
         let after = game.apply(&position, mv).position;
-        // Runs the move removed: a shift completes one on its target pile,
-        // a deal on any pile that ended shorter than it began plus one.
+        removed.extend(runs_removed_by(game, &position, mv, &after));
         let mut highlight: Vec<Value> = Vec::new();
         match mv {
             Move::Shift { to, count, .. } => {
-                let to = to as usize;
-                if after.runs_removed() > position.runs_removed() {
-                    if let Some(card) = position.card_from_top(mv_from(mv), 0) {
-                        removed.push(card.suit());
-                    }
-                } else {
-                    highlight.push(json!([to, count]));
+                if after.runs_removed() == position.runs_removed() {
+                    highlight.push(json!([to as usize, count]));
                 }
             }
             Move::Deal => {
                 for pile in 0..PILES {
                     let before = position.face_up_count(pile) + position.face_down_count(pile);
                     let now = after.face_up_count(pile) + after.face_down_count(pile);
-                    if now < before + 1 {
-                        if let Some(card) =
-                            game.next_row(&position).and_then(|row| row[pile].known())
-                        {
-                            removed.push(card.suit());
-                        }
-                    } else {
+                    if now == before + 1 {
                         highlight.push(json!([pile, 1]));
                     }
                 }
@@ -114,10 +102,29 @@ pub fn frames(game: &Game, deal: &Deal, line: &[Move]) -> Vec<Value> {
     frames
 }
 
-fn mv_from(mv: Move) -> usize {
+/// The suits of the runs `mv` removed on its way from `position` to
+/// `after`: a shift completes one on its target pile (of the suit of the
+/// cards it moved), a deal on any pile that ended shorter than it began
+/// plus one.
+pub fn runs_removed_by(game: &Game, position: &Position, mv: Move, after: &Position) -> Vec<Suit> {
+    if after.runs_removed() == position.runs_removed() {
+        return Vec::new();
+    }
     match mv {
-        Move::Shift { from, .. } => from as usize,
-        Move::Deal => 0,
+        Move::Shift { from, .. } => position
+            .card_from_top(from as usize, 0)
+            .map(|card| card.suit())
+            .into_iter()
+            .collect(),
+        Move::Deal => (0..PILES)
+            .filter(|&pile| {
+                let before = position.face_up_count(pile) + position.face_down_count(pile);
+                let now = after.face_up_count(pile) + after.face_down_count(pile);
+                now < before + 1
+            })
+            .filter_map(|pile| game.next_row(position).and_then(|row| row[pile].known()))
+            .map(|card| card.suit())
+            .collect(),
     }
 }
 

@@ -530,3 +530,27 @@ fn analyze_lines_prints_each_completions_winning_line() {
         assert_eq!(moves.split_whitespace().count(), count, "{line}");
     }
 }
+
+/// `replay` draws the table at the end (or before the illegal move) the
+/// same way as `play` and `analyze --board`.
+#[test]
+fn replay_draws_the_table_at_the_end_as_a_player_sees_it() {
+    spider()
+        .args(["replay", "deals/fresh-2-suit.yaml", "-"])
+        .write_stdin("4-5/1 3-4/1")
+        .assert()
+        .code(0)
+        .stdout(
+            "all 2 moves are legal
+  1    2    3    4    5    6    7    8    9   10
+ XX   XX   XX   XX   XX   XX   XX   XX   XX   XX
+ XX   XX   XX   XX   XX   XX   XX   XX   XX   XX
+ XX   XX   XX   XX   XX   XX   XX   XX   XX   XX
+ XX   XX   XX   XX   XX   XX   XX   XX   XX   XX
+ XX   XX  10♠   K♥   7♥   Q♥   6♠   J♥   J♥   7♥
+ 2♠   4♥        Q♥   6♥
+stock: 5 rows left (50 cards); runs removed: 0 of 8
+not won yet: 0 runs removed, 5 stock rows left, 42 cards face down
+",
+        );
+}

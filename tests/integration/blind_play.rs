@@ -1116,3 +1116,30 @@ fn train_refuses_bad_input_and_writes_a_weights_file() {
             .any(|t| t.suits == 1 && t.command.contains("--deals 1..3"))
     );
 }
+
+/// A blind game that wins says so once, with its moves: `won after 2
+/// moves`, never "won after 2 moves (won)"; the removed runs are drawn
+/// with their suits on the board at the start.
+#[test]
+fn a_blind_win_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one.yaml");
+    std::fs::write(&path, ONE_HIDDEN.replace("[XX]", "[AS]")).unwrap();
+    let output = spider()
+        .args(["play", "--blind", "-j", "1"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("stock: empty; runs removed: 7 of 8 (♠ ♠ ♠ ♠ ♠ ♠ ♠)\n"),
+        "{text}"
+    );
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("won after 2 moves: 8 runs removed, 0 cards face down, "),
+        "{text}"
+    );
+    assert!(!text.contains("(won)"), "{text}");
+}
