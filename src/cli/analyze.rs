@@ -902,7 +902,12 @@ fn print_completions(
 fn print_lines(out: &mut impl Write, decided: &Decided) -> anyhow::Result<()> {
     writeln!(
         out,
-        "winning lines (each against its own completion; `spider replay` reads them):"
+        "winning lines (each against its own completion{}; `spider replay` reads them):",
+        if decided.is_sample() {
+            ", whose cards --json gives"
+        } else {
+            ""
+        }
     )?;
     for (index, completion) in decided.completions.iter().enumerate() {
         let a = &completion.analysis;

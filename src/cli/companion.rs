@@ -260,11 +260,19 @@ impl Companion<'_> {
         writeln!(out, "type `help` at any prompt for what you can say")?;
         let start = state.view.clone();
         let mut force = self.html.is_some_and(|(_, force)| force);
+        let mut first_page = true;
         loop {
             if let Some((path, _)) = self.html {
-                self.write_page(path, force, &start, &state.history)?;
+                // The first write is checked like any output; a later one
+                // that fails is said, and the game goes on.
+                match self.write_page(path, force, &start, &state.history) {
+                    Ok(()) => {}
+                    Err(e) if first_page => return Err(e),
+                    Err(e) => writeln!(state.out, "  page not written: {e:#}")?,
+                }
                 // From now on the file is the page itself.
                 force = true;
+                first_page = false;
             }
             if state.view.is_won() {
                 let played = count(state.history.len() as u64, "move");

@@ -516,7 +516,7 @@ fn analyze_lines_prints_each_completions_winning_line() {
     );
     let with = run(&["--lines"]);
     let lines = with
-        .split("winning lines (each against its own completion; `spider replay` reads them):\n")
+        .split("winning lines (each against its own completion, whose cards --json gives; `spider replay` reads them):\n")
         .nth(1)
         .unwrap_or_else(|| panic!("{with}"));
     let numbered: Vec<&str> = lines.lines().collect();
