@@ -130,8 +130,11 @@ pub fn duration(seconds: f64) -> String {
 /// ```text
 ///   1    2    3    4    5    6    7    8    9   10
 ///  XX   XX   XX   XX   XX   XX   XX   XX   XX   XX
-///  XX   XX   XX   XX   7♠   3♠   A♠   9♠   5♠   --
-///  7♠  10♠   4♠   K♠
+///  XX   XX   XX   XX   XX   XX   XX   XX   XX   XX
+///  XX   XX   XX   XX   XX   XX   XX   XX   XX   XX
+///  XX   XX   XX   XX   XX   XX   XX   XX   5♥   XX
+///  XX   XX   XX   XX   8♥   3♥   A♥   K♠        4♥
+///  7♥  10♠   4♥   K♠        2♥
 /// stock: 5 rows left (50 cards); runs removed: 0 of 8
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
