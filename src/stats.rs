@@ -34,12 +34,28 @@ pub fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
     Some(sorted[below] + (sorted[above] - sorted[below]) * (rank - below as f64))
 }
 
+/// A share as every report prints it, with its counts and its 95 %
+/// interval: `54.5 % (109 of 200; 95 % CI 47.6–61.3 %)`.
+pub fn share_text(count: u64, of: u64, share: f64, low: f64, high: f64) -> String {
+    format!(
+        "{:.1} % ({count} of {of}; 95 % CI {:.1}–{:.1} %)",
+        share * 100.0,
+        low * 100.0,
+        high * 100.0
+    )
+}
+
 /// A share with its 95 % Wilson interval.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Interval {
     pub share: f64,
     pub low: f64,
     pub high: f64,
+    /// The count and the total it is a share of.
+    #[serde(skip)]
+    pub count: usize,
+    #[serde(skip)]
+    pub of: usize,
 }
 
 impl Interval {
@@ -50,20 +66,22 @@ impl Interval {
             share: count as f64 / of as f64,
             low,
             high,
+            count,
+            of,
         })
     }
 }
 
 impl fmt::Display for Interval {
-    /// `63 % (95 % CI 53–72 %)`.
+    /// `63.0 % (63 of 100; 95 % CI 53.2–71.7 %)`: [`share_text`].
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{:.0} % (95 % CI {:.0}–{:.0} %)",
-            self.share * 100.0,
-            self.low * 100.0,
-            self.high * 100.0
-        )
+        f.write_str(&share_text(
+            self.count as u64,
+            self.of as u64,
+            self.share,
+            self.low,
+            self.high,
+        ))
     }
 }
 
@@ -109,6 +127,10 @@ mod tests {
         assert_eq!(i.low, 0.0);
         assert!((i.high - 0.2775).abs() < 1e-3, "{}", i.high);
         assert_eq!(Interval::of(0, 0), None);
+        assert_eq!(
+            Interval::of(109, 200).unwrap().to_string(),
+            "54.5 % (109 of 200; 95 % CI 47.6–61.3 %)"
+        );
         let half = Interval::of(50, 100).unwrap();
         assert!((half.low - 0.4038).abs() < 1e-3 && (half.high - 0.5962).abs() < 1e-3);
     }

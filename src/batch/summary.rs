@@ -21,6 +21,15 @@ pub struct Share {
     pub high: f64,
 }
 
+impl fmt::Display for Share {
+    /// As every report prints a share: [`crate::stats::share_text`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::stats::share_text(
+            self.count, self.of, self.share, self.low, self.high,
+        ))
+    }
+}
+
 impl Share {
     fn new(count: u64, of: u64) -> Option<Share> {
         let (low, high) = wilson_interval(count, of, Z95)?;
@@ -222,7 +231,7 @@ impl Summary {
 }
 
 fn percent(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
+    format!("{:.1} %", 100.0 * x)
 }
 
 /// The mean CPU seconds of the games that kept them, `None` when none did.
@@ -252,7 +261,7 @@ impl fmt::Display for Summary {
             if self.deals == 0 {
                 String::new()
             } else {
-                format!("  {:>6}", percent(n as f64 / self.deals as f64))
+                format!("  {:>8}", percent(n as f64 / self.deals as f64))
             }
         };
         writeln!(f, "deals         {:>8}", self.deals)?;
@@ -304,15 +313,7 @@ impl fmt::Display for Summary {
             ("winnable of all", self.winnable_of_all, "no deals"),
         ] {
             match share {
-                Some(s) => writeln!(
-                    f,
-                    "{name:<20} {} ({}/{}; 95% CI {} to {})",
-                    percent(s.share),
-                    s.count,
-                    s.of,
-                    percent(s.low),
-                    percent(s.high)
-                )?,
+                Some(s) => writeln!(f, "{name:<20} {s}")?,
                 None => writeln!(f, "{name:<20} n/a ({none})")?,
             }
         }
@@ -351,15 +352,7 @@ impl fmt::Display for Summary {
                 ("winnable (known)", blind.winnable_known),
             ] {
                 if let Some(s) = share {
-                    writeln!(
-                        f,
-                        "{name:<20} {} ({}/{}; 95% CI {} to {})",
-                        percent(s.share),
-                        s.count,
-                        s.of,
-                        percent(s.low),
-                        percent(s.high)
-                    )?;
+                    writeln!(f, "{name:<20} {s}")?;
                 }
             }
             writeln!(
@@ -432,7 +425,7 @@ mod tests {
         assert_eq!(summary.deals_per_second, Some(1.0));
         let text = summary.to_string();
         assert!(
-            text.contains("winnable of decided  66.7% (2/3; 95% CI"),
+            text.contains("winnable of decided  66.7 % (2 of 3; 95 % CI"),
             "{text}"
         );
         assert!(text.contains("(stopped by time 1)"), "{text}");
@@ -506,10 +499,13 @@ mod tests {
         );
         let text = summary.to_string();
         assert!(
-            text.contains("won played blind     50.0% (2/4; 95% CI 15.0% to 85.0%)"),
+            text.contains("won played blind     50.0 % (2 of 4; 95 % CI 15.0–85.0 %)"),
             "{text}"
         );
-        assert!(text.contains("winnable (known)     75.0% (3/4;"), "{text}");
+        assert!(
+            text.contains("winnable (known)     75.0 % (3 of 4;"),
+            "{text}"
+        );
         assert!(
             text.contains("blind game           5.000 s on average (lookahead, 3 samples, seed 1)"),
             "{text}"

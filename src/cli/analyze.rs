@@ -88,6 +88,16 @@ pub struct Args {
     /// still printed).
     #[arg(short, long)]
     quiet: bool,
+    /// Also print the position given as a player draws it: the piles side
+    /// by side, each pile's face-down cards `XX` above its face-up cards,
+    /// the stock rows left and the runs removed.
+    #[arg(long, conflicts_with = "json")]
+    board: bool,
+    /// Also print the winning line of each completion of the XX cards
+    /// decided (every one, or each sampled one), in the compact form that
+    /// `spider replay` reads against that completion (--json has them too).
+    #[arg(long, conflicts_with = "json")]
+    lines: bool,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -381,6 +391,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 name: &name,
                 deal: &deal,
                 game: &game,
+                board: args.board,
             },
             &report,
             &analysis,
@@ -389,7 +400,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             stopped.as_deref(),
         )?;
         if let Some(decided) = &decided {
-            print_completions(&mut out, decided, stopped.as_deref())?;
+            print_completions(&mut out, decided, stopped.as_deref(), args.lines)?;
         } else if unknown > 0 {
             writeln!(
                 out,
@@ -588,6 +599,8 @@ struct Subject<'a> {
     name: &'a str,
     deal: &'a Deal,
     game: &'a Game,
+    /// Whether to draw the position given (`--board`).
+    board: bool,
 }
 
 fn print_report(
@@ -599,7 +612,12 @@ fn print_report(
     quiet: bool,
     stopped: Option<&str>,
 ) -> anyhow::Result<()> {
-    let Subject { name, deal, game } = *subject;
+    let Subject {
+        name,
+        deal,
+        game,
+        board,
+    } = *subject;
     writeln!(
         out,
         "deal: {name} ({}, {} rules, {}, {} removed)",
@@ -608,7 +626,7 @@ fn print_report(
         count(deal.stock.len() as u64, "stock row"),
         count(deal.removed.len() as u64, "run")
     )?;
-    let missing: Vec<String> = report.candidates().iter().map(|c| c.to_string()).collect();
+    let missing: Vec<String> = report.candidates().iter().map(|c| c.pretty()).collect();
     writeln!(
         out,
         "consistency: {}{}",
@@ -627,6 +645,13 @@ fn print_report(
             String::new()
         }
     )?;
+    if board {
+        writeln!(
+            out,
+            "{}",
+            spider_analyzer::text::Board::of(game, game.start(), &deal.removed)
+        )?;
+    }
     match stopped {
         Some(stopped) => writeln!(out, "verdict: {headline} ({stopped})")?,
         None => writeln!(out, "verdict: {headline}")?,
@@ -749,11 +774,13 @@ fn print_proof(out: &mut impl Write, analysis: &Analysis) -> anyhow::Result<()> 
     Ok(())
 }
 
-/// `stopped`: what Ctrl-C left decided, when it stopped them.
+/// `stopped`: what Ctrl-C left decided, when it stopped them; `lines`:
+/// print each completion's winning line (`--lines`).
 fn print_completions(
     out: &mut impl Write,
     decided: &Decided,
     stopped: Option<&str>,
+    lines: bool,
 ) -> anyhow::Result<()> {
     let slots: Vec<String> = decided.slots.iter().map(|p| p.to_string()).collect();
     if let Some(seed) = decided.seed {
@@ -800,7 +827,7 @@ fn print_completions(
             .sum();
         writeln!(
             out,
-            "  search time {seconds:.1} s in all{}; every completion in --json",
+            "  search time {seconds:.1} s in all{}; every completion in --json, {}",
             if lengths.is_empty() {
                 String::new()
             } else {
@@ -809,8 +836,16 @@ fn print_completions(
                     lengths.iter().min().unwrap_or(&0),
                     lengths.iter().max().unwrap_or(&0)
                 )
+            },
+            if lines {
+                "each winning line below"
+            } else {
+                "each winning line with --lines"
             }
         )?;
+        if lines {
+            print_lines(out, decided)?;
+        }
         return Ok(());
     }
     writeln!(
@@ -822,7 +857,7 @@ fn print_completions(
         writeln!(out, "{stopped}")?;
     }
     for (index, completion) in decided.completions.iter().enumerate() {
-        let cards: Vec<String> = completion.cards.iter().map(|c| c.to_string()).collect();
+        let cards: Vec<String> = completion.cards.iter().map(|c| c.pretty()).collect();
         let a = &completion.analysis;
         write!(
             out,
@@ -857,6 +892,37 @@ fn print_completions(
         decided.count(Verdict::Unwinnable),
         decided.count(Verdict::Undecided)
     )?;
+    if lines {
+        print_lines(out, decided)?;
+    }
+    Ok(())
+}
+
+/// `--lines`: each completion's winning line, numbered as listed (a
+/// sample: in the order drawn), in the compact form.
+fn print_lines(out: &mut impl Write, decided: &Decided) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "winning lines (each against its own completion{}; `spider replay` reads them):",
+        if decided.is_sample() {
+            ", whose cards --json gives"
+        } else {
+            ""
+        }
+    )?;
+    for (index, completion) in decided.completions.iter().enumerate() {
+        let a = &completion.analysis;
+        match &a.line {
+            Some(line) => writeln!(
+                out,
+                "{:>5}. {}: {}",
+                index + 1,
+                count(line.len() as u64, "move"),
+                compact_line(line)
+            )?,
+            None => writeln!(out, "{:>5}. {}: no winning line", index + 1, a.verdict)?,
+        }
+    }
     Ok(())
 }
 

@@ -198,6 +198,9 @@ pub struct Companion<'a> {
     pub settings: &'a HiddenSettings,
     pub max_moves: usize,
     pub seed: u64,
+    /// `--html`: the page of the game, written again after each change,
+    /// and whether the first write may replace a file (`--force`).
+    pub html: Option<(&'a Path, bool)>,
 }
 
 /// How a turn ended.
@@ -253,9 +256,24 @@ impl Companion<'_> {
             "{}",
             super::player::what_chances_mean(state.view.suits(), self.settings.player)
         )?;
-        writeln!(out, "{}", state.view)?;
+        writeln!(out, "{}", board(&state.view))?;
         writeln!(out, "type `help` at any prompt for what you can say")?;
+        let start = state.view.clone();
+        let mut force = self.html.is_some_and(|(_, force)| force);
+        let mut first_page = true;
         loop {
+            if let Some((path, _)) = self.html {
+                // The first write is checked like any output; a later one
+                // that fails is said, and the game goes on.
+                match self.write_page(path, force, &start, &state.history) {
+                    Ok(()) => {}
+                    Err(e) if first_page => return Err(e),
+                    Err(e) => writeln!(state.out, "  page not written: {e:#}")?,
+                }
+                // From now on the file is the page itself.
+                force = true;
+                first_page = false;
+            }
             if state.view.is_won() {
                 let played = count(state.history.len() as u64, "move");
                 writeln!(state.out, "the game is won after {played}")?;
@@ -337,6 +355,40 @@ impl Companion<'_> {
                 }
             }
         }
+    }
+
+    /// The page of the game so far (`--html`).
+    fn write_page(
+        &self,
+        path: &Path,
+        force: bool,
+        start: &View,
+        history: &[Played],
+    ) -> anyhow::Result<()> {
+        use spider_analyzer::html::play::{Caption, LiveMove, live_page};
+        let caption = Caption {
+            title: format!("{}: a live game", self.name),
+            lines: vec![
+                format!(
+                    "{} played, as the player told the companion; the cards turned up are those typed (or known from the file), the cards never seen stay face down.",
+                    count(history.len() as u64, "move")
+                ),
+                "Step with the buttons, the arrow keys or the slider; the moved cards are yellow, a card that turned up is marked blue.".into(),
+            ],
+        };
+        let played: Vec<LiveMove> = history
+            .iter()
+            .map(|p| LiveMove {
+                before: &p.before,
+                mv: p.mv,
+                turned: &p.turned,
+                after: &p.after,
+            })
+            .collect();
+        let page = live_page(&caption, start, &played);
+        super::output::write(path, self.inputs, force, |out| {
+            out.write_all(page.as_bytes())
+        })
     }
 
     /// A player that solves no sample gives no chance: the move's share of
@@ -428,7 +480,7 @@ impl Companion<'_> {
                         writeln!(state.out, "  undone: {}{turned}", last.mv)?;
                         state.view = last.before;
                         state.replay_player(self.settings);
-                        writeln!(state.out, "{}", state.view)?;
+                        writeln!(state.out, "{}", board(&state.view))?;
                     }
                 }
                 Ok(Turn::Changed)
@@ -450,7 +502,7 @@ impl Companion<'_> {
                         state.view = played.after.clone();
                         state.history.push(played);
                         state.replay_player(self.settings);
-                        writeln!(state.out, "{}", state.view)?;
+                        writeln!(state.out, "{}", board(&state.view))?;
                     }
                     Err(message) => {
                         writeln!(state.out, "  {message}; nothing changed")?;
@@ -462,7 +514,7 @@ impl Companion<'_> {
                 Ok(Turn::Changed)
             }
             Answer::Board => {
-                writeln!(state.out, "{}", state.view)?;
+                writeln!(state.out, "{}", board(&state.view))?;
                 let known = state.known.hidden(&state.view).len();
                 if known > 0 {
                     writeln!(
@@ -789,7 +841,7 @@ impl State<'_> {
                         count(cards.len() as u64, "card")
                     )?,
                     Ok(Answer::Help) => writeln!(self.out, "{HELP}")?,
-                    Ok(Answer::Board) => writeln!(self.out, "{}", self.view)?,
+                    Ok(Answer::Board) => writeln!(self.out, "{}", board(&self.view))?,
                     Ok(Answer::Quit) => return Ok(Err(String::from(QUIT))),
                     Ok(Answer::Undo) => {
                         return Ok(Err(format!(
@@ -920,4 +972,10 @@ impl State<'_> {
         }
         Ok(())
     }
+}
+
+/// The table as the player sees it (a face-down card the file knows is
+/// still `XX`: the player has not seen it).
+pub(crate) fn board(view: &View) -> spider_analyzer::text::Board {
+    spider_analyzer::text::Board::of(view.game(), view.position(), view.removed())
 }

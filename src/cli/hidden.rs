@@ -244,13 +244,13 @@ pub fn run(
         )?;
         writeln!(
             out,
-            "won played blind     {won} of {n}{}",
-            Interval::of(won, n).map_or(String::new(), |s| format!(", {s}"))
+            "won played blind     {}",
+            Interval::of(won, n).map_or("n/a (no game)".to_string(), |s| s.to_string())
         )?;
         writeln!(
             out,
-            "winnable, cards known {winnable} of {n}{}{}",
-            Interval::of(winnable, n).map_or(String::new(), |s| format!(", {s}")),
+            "winnable (known)     {}{}",
+            Interval::of(winnable, n).map_or("n/a (no game)".to_string(), |s| s.to_string()),
             if undecided > 0 {
                 format!(" ({undecided} undecided)")
             } else {

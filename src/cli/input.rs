@@ -43,11 +43,7 @@ pub fn refuse_inconsistent(name: &str, report: &Report) -> anyhow::Result<()> {
     }
     let mut findings = Vec::new();
     if !report.too_often.is_empty() {
-        let cards: Vec<String> = report
-            .too_often
-            .iter()
-            .map(|c| c.card.to_string())
-            .collect();
+        let cards: Vec<String> = report.too_often.iter().map(|c| c.card.pretty()).collect();
         findings.push(format!(
             "{} too often ({})",
             count(cards.len() as u64, "card"),

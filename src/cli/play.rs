@@ -69,9 +69,11 @@ pub struct Args {
     /// With --blind: print the move log as JSON.
     #[arg(long, requires = "blind")]
     json: bool,
-    /// With --blind: write the page that plays the game (HTML,
-    /// self-contained; the same page as `analyze --html`).
-    #[arg(long, value_name = "OUT.html", requires = "blind")]
+    /// Write the page that steps through the game (HTML, self-contained;
+    /// the same page as `analyze --html`). Live, it shows the table as the
+    /// player saw it and is written again after every move, undo or fix,
+    /// so it holds the game so far whenever the game stops.
+    #[arg(long, value_name = "OUT.html")]
     html: Option<PathBuf>,
     #[arg(long, requires = "html", help = super::output::FORCE_HELP)]
     force: bool,
@@ -116,6 +118,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(path) = &args.html {
+        if !args.blind && super::output::is_stdout(path) {
+            anyhow::bail!(
+                "--html -: the live game's page is written again after every move, so it needs a file (standard output carries the game)"
+            );
+        }
         super::output::check(path, &inputs, args.force)?;
     }
     Game::new(&deal).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
@@ -143,6 +150,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             settings: &settings,
             max_moves: args.max_moves,
             seed: args.seed,
+            html: args.html.as_deref().map(|path| (path, args.force)),
         };
         pool.install(|| companion.run(&deal, view))
     }
@@ -194,7 +202,7 @@ fn blind(
             "{name}: played blind (the player sees only face-up cards), seed {}",
             args.seed
         )?;
-        writeln!(out, "{}", referee.view())?;
+        writeln!(out, "{}", super::companion::board(referee.view()))?;
     }
     let json = args.json;
     let mut write_error = None;

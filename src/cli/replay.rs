@@ -100,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     1 => writeln!(out, "the 1 move is legal")?,
                     n => writeln!(out, "all {n} moves are legal")?,
                 }
-                write!(out, "{end}")?;
+                writeln!(out, "{}", board_after(&game, &deal, &moves))?;
                 writeln!(
                     out,
                     "{}",
@@ -133,11 +133,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             } else {
                 writeln!(out, "{}: {err}", args.moves.display())?;
                 writeln!(out, "the position before it:")?;
-                write!(out, "{}", err.position)?;
+                let legal = replay(&game, &tokens[..err.index - 1])
+                    .map_or_else(|_| Vec::new(), |(moves, _)| moves);
+                writeln!(out, "{}", board_after(&game, &deal, &legal))?;
             }
             Ok(ExitCode::from(1))
         }
     }
+}
+
+/// The table after `moves` from the start, drawn as a player sees it
+/// (with the suits of the runs the moves removed).
+fn board_after(
+    game: &Game,
+    deal: &spider_analyzer::deal::Deal,
+    moves: &[Move],
+) -> spider_analyzer::text::Board {
+    let mut removed = deal.removed.clone();
+    let mut position = game.start().clone();
+    for &mv in moves {
+        let after = game.apply(&position, mv).position;
+        removed.extend(spider_analyzer::html::play::runs_removed_by(
+            game, &position, mv, &after,
+        ));
+        position = after;
+    }
+    spider_analyzer::text::Board::of(game, &position, &removed)
 }
 
 fn read_moves(path: &PathBuf) -> anyhow::Result<String> {

@@ -177,7 +177,7 @@ impl fmt::Display for Report {
                 writeln!(
                     f,
                     "  {} appears {} times (expected {}): {}",
-                    card.card,
+                    card.card.pretty(),
                     card.found,
                     card.expected,
                     places.join("; ")
@@ -192,9 +192,9 @@ impl fmt::Display for Report {
                 .iter()
                 .map(|m| {
                     if m.count == 1 {
-                        m.card.to_string()
+                        m.card.pretty()
                     } else {
-                        format!("{} x{}", m.card, m.count)
+                        format!("{} x{}", m.card.pretty(), m.count)
                     }
                 })
                 .collect();
@@ -327,7 +327,7 @@ mod tests {
         assert!(
             report
                 .to_string()
-                .contains("  AS appears 3 times (expected 2): pile 1 face-down #1; pile 1 face-down #2; pile 10 face-down #4\n")
+                .contains("  A♠ appears 3 times (expected 2): pile 1 face-down #1; pile 1 face-down #2; pile 10 face-down #4\n")
         );
     }
 
@@ -443,7 +443,7 @@ mod tests {
             report.to_string(),
             "4 suits (2 copies of each card): 104 cards, 4 of them XX
 too often: none
-missing (4): 3S, 7S, KS, 4H
+missing (4): 3♠, 7♠, K♠, 4♥
 XX slots (4): pile 3 face-down #1; pile 3 face-down #2; pile 5 face-down #1; pile 5 face-down #2
 the 4 missing cards fill the 4 XX slots exactly
 consistent

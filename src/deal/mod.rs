@@ -188,7 +188,8 @@ impl Deal {
                 && !in_play.contains(&card.suit())
             {
                 return Err(ShapeError(format!(
-                    "{card} at {place} is not of a suit in play in a {}-suit game",
+                    "{} at {place} is not of a suit in play in a {}-suit game",
+                    card.pretty(),
                     self.suits.count()
                 )));
             }

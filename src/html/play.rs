@@ -9,9 +9,10 @@
 
 use serde_json::{Value, json};
 
-use crate::cards::Suit;
+use crate::cards::{Card, Suit};
 use crate::deal::{Deal, PILES};
 use crate::game::{Game, Move, Position, compact_line};
+use crate::unknown::view::View;
 
 use super::{escape, script_json};
 
@@ -64,31 +65,19 @@ pub fn frames(game: &Game, deal: &Deal, line: &[Move]) -> Vec<Value> {
         }
         let text = format!("{}. {}", index + 1, game.describe(&position, mv));
         let after = game.apply(&position, mv).position;
-        // Runs the move removed: a shift completes one on its target pile,
-        // a deal on any pile that ended shorter than it began plus one.
+        removed.extend(runs_removed_by(game, &position, mv, &after));
         let mut highlight: Vec<Value> = Vec::new();
         match mv {
             Move::Shift { to, count, .. } => {
-                let to = to as usize;
-                if after.runs_removed() > position.runs_removed() {
-                    if let Some(card) = position.card_from_top(mv_from(mv), 0) {
-                        removed.push(card.suit());
-                    }
-                } else {
-                    highlight.push(json!([to, count]));
+                if after.runs_removed() == position.runs_removed() {
+                    highlight.push(json!([to as usize, count]));
                 }
             }
             Move::Deal => {
                 for pile in 0..PILES {
                     let before = position.face_up_count(pile) + position.face_down_count(pile);
                     let now = after.face_up_count(pile) + after.face_down_count(pile);
-                    if now < before + 1 {
-                        if let Some(card) =
-                            game.next_row(&position).and_then(|row| row[pile].known())
-                        {
-                            removed.push(card.suit());
-                        }
-                    } else {
+                    if now == before + 1 {
                         highlight.push(json!([pile, 1]));
                     }
                 }
@@ -113,10 +102,29 @@ pub fn frames(game: &Game, deal: &Deal, line: &[Move]) -> Vec<Value> {
     frames
 }
 
-fn mv_from(mv: Move) -> usize {
+/// The suits of the runs `mv` removed on its way from `position` to
+/// `after`: a shift completes one on its target pile (of the suit of the
+/// cards it moved), a deal on any pile that ended shorter than it began
+/// plus one.
+pub fn runs_removed_by(game: &Game, position: &Position, mv: Move, after: &Position) -> Vec<Suit> {
+    if after.runs_removed() == position.runs_removed() {
+        return Vec::new();
+    }
     match mv {
-        Move::Shift { from, .. } => from as usize,
-        Move::Deal => 0,
+        Move::Shift { from, .. } => position
+            .card_from_top(from as usize, 0)
+            .map(|card| card.suit())
+            .into_iter()
+            .collect(),
+        Move::Deal => (0..PILES)
+            .filter(|&pile| {
+                let before = position.face_up_count(pile) + position.face_down_count(pile);
+                let now = after.face_up_count(pile) + after.face_down_count(pile);
+                now < before + 1
+            })
+            .filter_map(|pile| game.next_row(position).and_then(|row| row[pile].known()))
+            .map(|card| card.suit())
+            .collect(),
     }
 }
 
@@ -124,6 +132,60 @@ fn mv_from(mv: Move) -> usize {
 /// position alone).
 pub fn page(game: &Game, deal: &Deal, caption: &Caption, line: &[Move]) -> String {
     let frames = frames(game, deal, line);
+    let shown = frames.len() - 1;
+    draw(caption, frames, &line[..shown])
+}
+
+/// A move of a live game: the view before it, the move, the cards it
+/// turned up (as the player typed them, or as the file knew them) and the
+/// view after it.
+pub struct LiveMove<'a> {
+    pub before: &'a View,
+    pub mv: Move,
+    pub turned: &'a [Card],
+    pub after: &'a View,
+}
+
+/// The page of a live game: the table as its player saw it at the start
+/// and after each move played (a card never seen stays face down).
+pub fn live_page(caption: &Caption, start: &View, played: &[LiveMove]) -> String {
+    let seen = |view: &View| frame(view.game(), view.position(), view.removed());
+    let mut first = seen(start);
+    first.insert("text".into(), Value::from("Start"));
+    let mut frames = vec![Value::Object(first)];
+    for (index, live) in played.iter().enumerate() {
+        let (before, after) = (live.before, live.after);
+        let mut text = format!("{}. {}", index + 1, before.describe(live.mv));
+        if !live.turned.is_empty() {
+            let cards: Vec<String> = live.turned.iter().map(|c| c.pretty()).collect();
+            text.push_str(&format!("; turned up {}", cards.join(" ")));
+        }
+        let runs_done = after.removed().len() > before.removed().len();
+        let size = |view: &View, pile: usize| view.face_down(pile) + view.face_up(pile).len();
+        let highlight: Vec<Value> = match live.mv {
+            Move::Shift { to, count, .. } if !runs_done => vec![json!([to as usize, count])],
+            Move::Shift { .. } => Vec::new(),
+            Move::Deal => (0..PILES)
+                .filter(|&pile| size(after, pile) == size(before, pile) + 1)
+                .map(|pile| json!([pile, 1]))
+                .collect(),
+        };
+        let turned: Vec<usize> = (0..PILES)
+            .filter(|&pile| after.face_down(pile) < before.face_down(pile))
+            .collect();
+        let mut next = seen(after);
+        next.insert("text".into(), Value::from(text));
+        next.insert("move".into(), Value::from(live.mv.to_string()));
+        next.insert("hi".into(), Value::from(highlight));
+        next.insert("turned".into(), Value::from(turned));
+        frames.push(Value::Object(next));
+    }
+    let line: Vec<Move> = played.iter().map(|live| live.mv).collect();
+    draw(caption, frames, &line)
+}
+
+/// The page of `frames`, `line` the moves between them.
+fn draw(caption: &Caption, frames: Vec<Value>, line: &[Move]) -> String {
     let shown = frames.len() - 1;
     let data = json!({ "frames": frames });
     let lines: String = caption
@@ -134,7 +196,7 @@ pub fn page(game: &Game, deal: &Deal, caption: &Caption, line: &[Move]) -> Strin
     let compact = if shown > 0 {
         format!(
             "<details><summary>The line in the compact form (<code>spider replay</code> reads it)</summary><p class=\"compact\">{}</p></details>\n",
-            escape(&compact_line(&line[..shown]))
+            escape(&compact_line(line))
         )
     } else {
         String::new()

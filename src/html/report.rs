@@ -149,18 +149,10 @@ fn verdict_name(verdict: Verdict) -> &'static str {
     }
 }
 
-/// A share as `97.1 % (970 of 999; 95 % interval 95.8–98.0 %)`.
-fn share_text(share: Option<crate::batch::Share>, digits: usize) -> String {
-    share.map_or("n/a".to_string(), |s| {
-        format!(
-            "{:.digits$} % ({} of {}; 95 % interval {:.digits$}–{:.digits$} %)",
-            100.0 * s.share,
-            s.count,
-            s.of,
-            100.0 * s.low,
-            100.0 * s.high
-        )
-    })
+/// A share as every report prints it: `97.1 % (970 of 999; 95 % CI
+/// 95.8–98.0 %)`.
+fn share_text(share: Option<crate::batch::Share>) -> String {
+    share.map_or("n/a".to_string(), |s| s.to_string())
 }
 
 /// The lost deals, each with why it is lost.
@@ -305,11 +297,11 @@ pub fn page(title: &str, records: &[Record], summary: &Summary) -> String {
          (undecided ones counted as not won); of the decided deals, {}.</p>\n",
         summary.winnable,
         summary.deals,
-        share_text(summary.winnable_of_all, 2),
-        share_text(summary.winnable_of_decided, 2),
+        share_text(summary.winnable_of_all),
+        share_text(summary.winnable_of_decided),
     );
     let blind_line = summary.blind.as_ref().map_or(String::new(), |blind| {
-        let share = |s: Option<crate::batch::Share>| share_text(s, 0);
+        let share = share_text;
         format!(
             "<p class=\"blind\" data-won=\"{}\" data-games=\"{}\">Played blind (seeing only the face-up cards): \
              <strong>{}</strong> won; with every card known, {} winnable. \
@@ -434,11 +426,11 @@ mod tests {
         let page = page("PySol", &records, &summary);
         assert!(
             page.contains(
-                "Won: <strong>50.00 % (2 of 4; 95 % interval 15.00–85.00 %)</strong> of all deals"
+                "Won: <strong>50.0 % (2 of 4; 95 % CI 15.0–85.0 %)</strong> of all deals"
             ),
             "{page}"
         );
-        assert!(page.contains("of the decided deals, 66.67 % (2 of 3;"));
+        assert!(page.contains("of the decided deals, 66.7 % (2 of 3;"));
         // First wins: 0.2 s in 0.1–0.3, 5 s in 3–10.
         assert_eq!(first_win_bins(&records)[2], ("0.1–0.3".to_string(), 1));
         assert_eq!(first_win_bins(&records)[5], ("3–10".to_string(), 1));

@@ -109,7 +109,7 @@ fn a_limit_leaves_an_undecided_report_with_exit_3() {
         .assert()
         .code(3)
         .stdout(predicate::str::contains("unwon-2017.yaml (built in)"))
-        .stdout(predicate::str::contains("candidates 3S 7S KS 4H"))
+        .stdout(predicate::str::contains("candidates 3♠ 7♠ K♠ 4♥"))
         .stdout(predicate::str::contains(
             "verdict: undecided (the position limit was reached)",
         ))
@@ -453,4 +453,104 @@ fn same_answer_on_one_thread_or_two(shortening: &[&str]) {
             assert_eq!(one.1, "positions", "{deal} {extra:?}: {one:?}");
         }
     }
+}
+
+/// `--board` draws the position given as a player sees it: the piles side
+/// by side, face-down cards `XX` above the face-up ones (top card last),
+/// the stock rows left and the runs removed; cards print with their suit
+/// symbols, as everywhere for people.
+#[test]
+fn analyze_board_draws_the_position_given() {
+    let output = spider()
+        .args(["analyze", "deals/mid-game.yaml", "--board", "-q"])
+        .args(["--no-completions", "--max-positions", "1000"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains(
+            "consistency: consistent; 2 XX cards, candidates 5♠ 10♣
+  1    2    3    4    5    6    7    8    9   10
+ XX   XX   XX   K♦   XX   XX   XX   5♣   XX   XX
+ XX   XX   XX        XX   XX   XX   4♣   3♦   XX
+ XX   XX   XX        Q♣   XX   XX             XX
+ XX   4♥   XX        J♥   XX   XX             Q♠
+ K♠   3♠   XX       10♣   9♥   5♠
+ Q♠   7♣   XX             8♥   3♣
+ J♠  10♦   8♦             7♥   A♣
+10♠   2♠   7♦             6♥   2♦
+ 9♠   3♠   6♦                  9♦
+      9♣                       8♣
+                               4♠
+stock: 3 rows left (30 cards); runs removed: 1 of 8 (♥)
+verdict: "
+        ),
+        "{text}"
+    );
+    // Not with --json, which has no drawing.
+    spider()
+        .args(["analyze", "deals/mid-game.yaml", "--board", "--json"])
+        .assert()
+        .code(2);
+}
+
+/// `--lines` prints the winning line of each completion decided, in the
+/// compact form; without it the report says where the lines are.
+#[test]
+fn analyze_lines_prints_each_completions_winning_line() {
+    let run = |extra: &[&str]| {
+        let output = spider()
+            .args(["analyze", "deals/mid-game.yaml", "-q", "--samples", "3"])
+            .args(["--completions", "--max-completions", "1", "--seed", "7"])
+            .args(NO_SHORTENING)
+            .args(extra)
+            .output()
+            .unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let without = run(&[]);
+    assert!(
+        without.contains("every completion in --json, each winning line with --lines\n"),
+        "{without}"
+    );
+    let with = run(&["--lines"]);
+    let lines = with
+        .split("winning lines (each against its own completion, whose cards --json gives; `spider replay` reads them):\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{with}"));
+    let numbered: Vec<&str> = lines.lines().collect();
+    assert_eq!(numbered.len(), 3, "{with}");
+    for (i, line) in numbered.iter().enumerate() {
+        let (head, moves) = line
+            .split_once(" moves: ")
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(head.starts_with(&format!("{:>5}. ", i + 1)), "{line}");
+        let count: usize = head.trim()[3..].parse().unwrap();
+        assert_eq!(moves.split_whitespace().count(), count, "{line}");
+    }
+}
+
+/// `replay` draws the table at the end (or before the illegal move) the
+/// same way as `play` and `analyze --board`.
+#[test]
+fn replay_draws_the_table_at_the_end_as_a_player_sees_it() {
+    spider()
+        .args(["replay", "deals/fresh-2-suit.yaml", "-"])
+        .write_stdin("4-5/1 3-4/1")
+        .assert()
+        .code(0)
+        .stdout(
+            "all 2 moves are legal
+  1    2    3    4    5    6    7    8    9   10
+ XX   XX   XX   XX   XX   XX   XX   XX   XX   XX
+ XX   XX   XX   XX   XX   XX   XX   XX   XX   XX
+ XX   XX   XX   XX   XX   XX   XX   XX   XX   XX
+ XX   XX   XX   XX   XX   XX   XX   XX   XX   XX
+ XX   XX  10♠   K♥   7♥   Q♥   6♠   J♥   J♥   7♥
+ 2♠   4♥        Q♥   6♥
+stock: 5 rows left (50 cards); runs removed: 0 of 8
+not won yet: 0 runs removed, 5 stock rows left, 42 cards face down
+",
+        );
 }

@@ -392,9 +392,12 @@ fn play_blind_never_names_a_card_before_it_turns_up() {
     // every card turned up.
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut moves = 0;
+    // The board drawn at the start, down to its `stock:` line.
+    let mut board = true;
     for line in text.lines() {
         let cards = cards_named(line);
-        if line.starts_with("pile ") || line.trim_start().starts_with("turned up:") {
+        if board || line.trim_start().starts_with("turned up:") {
+            board &= !line.starts_with("stock:");
             for card in cards {
                 *seen.entry(card).or_default() += 1;
             }
@@ -414,7 +417,10 @@ fn play_blind_never_names_a_card_before_it_turns_up() {
     }
     assert!(moves > 5, "{text}");
     // The real hidden cards are not in the first lines: the view shows XX.
-    assert!(text.lines().nth(1).unwrap().contains("XX"));
+    assert!(
+        text.lines().nth(2).unwrap().starts_with(" XX   XX"),
+        "{text}"
+    );
 }
 
 /// One suit, seven runs removed; K♠..3♠ on pile 2, 2♠ on pile 1 over one
@@ -556,15 +562,32 @@ fn batch_hidden_writes_a_results_file_and_resumes_it() {
     // The report page and the summary of the file show the share won
     // blind beside the share winnable with the cards known.
     let page = dir.path().join("blind.html");
-    spider()
+    let summarized = spider()
         .args(["batch", "--summarize"])
         .arg(&out)
         .arg("--html")
         .arg(&page)
-        .assert()
-        .code(0)
-        .stdout(predicates::str::contains("won played blind"))
-        .stdout(predicates::str::contains("winnable (known)"));
+        .output()
+        .unwrap();
+    assert_eq!(summarized.status.code(), Some(0), "{summarized:?}");
+    let summary = String::from_utf8(summarized.stdout).unwrap();
+    // The run's own summary and --summarize print each share alike, in
+    // the one form every report uses: `66.7 % (2 of 3; 95 % CI 20.8–93.9 %)`.
+    let line = |text: &str, name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no `{name}` in {text}"))
+            .to_string()
+    };
+    for name in ["won played blind", "winnable (known)"] {
+        // The run adds how many were left undecided.
+        let run_line = line(&stdout, name);
+        assert!(
+            run_line.starts_with(&line(&summary, name)),
+            "{stdout}\n{summary}"
+        );
+        assert!(run_line.contains(" of 3; 95 % CI "), "{run_line}");
+    }
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("data-games=\"3\""), "{html}");
     assert!(html.contains(" s of CPU"), "{html}");
@@ -1090,4 +1113,31 @@ fn train_refuses_bad_input_and_writes_a_weights_file() {
             .iter()
             .any(|t| t.suits == 1 && t.command.contains("--deals 1..3"))
     );
+}
+
+/// A blind game that wins says so once, with its moves: `won after 2
+/// moves`, never "won after 2 moves (won)"; the removed runs are drawn
+/// with their suits on the board at the start.
+#[test]
+fn a_blind_win_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one.yaml");
+    std::fs::write(&path, ONE_HIDDEN.replace("[XX]", "[AS]")).unwrap();
+    let output = spider()
+        .args(["play", "--blind", "-j", "1"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("stock: empty; runs removed: 7 of 8 (♠ ♠ ♠ ♠ ♠ ♠ ♠)\n"),
+        "{text}"
+    );
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("won after 2 moves: 8 runs removed, 0 cards face down, "),
+        "{text}"
+    );
+    assert!(!text.contains("(won)"), "{text}");
 }

@@ -29,7 +29,7 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 
 const UNWON_REPORT: &str = "4 suits (2 copies of each card): 104 cards, 4 of them XX
 too often: none
-missing (4): 3S, 7S, KS, 4H
+missing (4): 3♠, 7♠, K♠, 4♥
 XX slots (4): pile 3 face-down #1; pile 3 face-down #2; pile 5 face-down #1; pile 5 face-down #2
 the 4 missing cards fill the 4 XX slots exactly
 consistent
@@ -96,7 +96,7 @@ fn every_committed_deal_is_consistent() {
         .arg(repo("deals/mid-game.yaml"))
         .assert()
         .stdout(predicate::str::contains(
-            "missing (2): 5S, 10C\nXX slots (2): pile 3 face-down #1; pile 7 face-down #2\n",
+            "missing (2): 5♠, 10♣\nXX slots (2): pile 3 face-down #1; pile 7 face-down #2\n",
         ));
 }
 
@@ -112,9 +112,9 @@ fn check_an_inconsistent_deal_exits_1() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "too often:\n  8D appears 3 times (expected 2): pile 1 face-down #1; stock row 1 pile 7; stock row 4 pile 7\n",
+            "too often:\n  8♦ appears 3 times (expected 2): pile 1 face-down #1; stock row 1 pile 7; stock row 4 pile 7\n",
         ))
-        .stdout(predicate::str::contains("missing (5): 3S, 7S, KS, 4H, 5D\n"))
+        .stdout(predicate::str::contains("missing (5): 3♠, 7♠, K♠, 4♥, 5♦\n"))
         .stdout(predicate::str::contains(
             "the 5 missing cards cannot fill the 4 XX slots exactly\ninconsistent\n",
         ));

@@ -606,7 +606,7 @@ fn inconsistent_deals_get_the_card_report_and_one_treatment() {
         "{report}"
     );
     assert!(
-        report.contains("  JS appears 10 times (expected 8): "),
+        report.contains("  J♠ appears 10 times (expected 8): "),
         "{report}"
     );
 
@@ -634,4 +634,46 @@ fn inconsistent_deals_get_the_card_report_and_one_treatment() {
         stderr(&analyze)
     );
     assert!(stderr(&analyze).ends_with("is `suits: 2` missing?)\n"));
+}
+
+/// Every error starts the same way, `spider: error: `, on one line of
+/// standard error with exit 2: the command line's own (an unknown flag, a
+/// value out of range, a missing argument), a bad file, an output refused.
+#[test]
+fn every_error_starts_the_same_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.yaml");
+    std::fs::write(&bad, "suits: 4\npiles: []\n").unwrap();
+    let cases: Vec<Vec<String>> = vec![
+        vec!["analyze".into(), "--no-such-flag".into()],
+        vec!["analyze".into(), "--time-limit".into(), "-1".into()],
+        vec!["replay".into()],
+        vec!["check".into(), bad.display().to_string()],
+        vec![
+            "play".into(),
+            "--number".into(),
+            "1".into(),
+            "--html".into(),
+            "/no/such/dir/x.html".into(),
+        ],
+        vec![
+            "deal".into(),
+            "--number".into(),
+            "1".into(),
+            "-o".into(),
+            "/".into(),
+        ],
+    ];
+    for args in cases {
+        let output = assert_cmd::Command::cargo_bin("spider")
+            .unwrap()
+            .args(&args)
+            .write_stdin("")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("spider: error: "), "{args:?}: {stderr}");
+        assert_eq!(stderr.matches("error:").count(), 1, "{args:?}: {stderr}");
+    }
 }

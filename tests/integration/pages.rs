@@ -416,3 +416,81 @@ fn graph_draws_svg_through_graphviz_or_says_how_to_get_it() {
         .code(0);
     assert!(std::fs::read_to_string(&out).unwrap().contains("<svg"));
 }
+
+/// `spider play FILE --html` of a live game: the page is written at the
+/// start and again after every move, undo or fix, so it holds the game so
+/// far when the game stops; it steps through each move played, with the
+/// cards the player typed, and shows the cards never seen face down.
+#[test]
+fn play_writes_a_page_of_the_live_game_with_each_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let seen = dir.path().join("seen.yaml");
+    spider()
+        .args(["deal", "--number", "1", "--suits", "2", "--as-seen", "-o"])
+        .arg(&seen)
+        .assert()
+        .code(0);
+    let page = dir.path().join("live.html");
+    // 9-6/1 turns up 5♥; 6-3 (its count found: 3♥ 2♥) turns up Q♥, is
+    // undone and played again; then the player quits.
+    let output = spider()
+        .arg("play")
+        .arg(&seen)
+        .args(["--samples", "2", "--max-positions", "20000", "-j", "1"])
+        .arg("--html")
+        .arg(&page)
+        .write_stdin("9-6/1\n5h\n6-3\nQH\nundo\n6-3\nQH\nquit\n")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(3), "{stdout}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    no_network(&html);
+    assert!(html.contains("data-moves=\"2\""), "{html}");
+    assert!(html.contains("seen.yaml: a live game</title>"), "{html}");
+    assert!(
+        html.contains("\"text\":\"1. 2♥ from pile 9 onto 3♥ on pile 6; turned up 5♥\""),
+        "{html}"
+    );
+    assert!(
+        html.contains("\"text\":\"2. 3♥ 2♥ from pile 6 onto 4♥ on pile 3; turned up Q♥\""),
+        "{html}"
+    );
+    assert!(html.contains(">9-6/1 6-3/2</p>"), "{html}");
+    assert!(stdout.contains("  undone: 6-3/2"), "{stdout}");
+    // A second game may not replace the page without --force.
+    spider()
+        .arg("play")
+        .arg(&seen)
+        .arg("--html")
+        .arg(&page)
+        .write_stdin("quit\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("already exists; not written over"));
+    // Standard output carries the game: the page needs a file.
+    spider()
+        .arg("play")
+        .arg(&seen)
+        .args(["--html", "-"])
+        .write_stdin("quit\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("needs a file"));
+    let Some(browser) = chromium() else {
+        crate::skipped(
+            "play_writes_a_page_of_the_live_game_with_each_move",
+            "chromium",
+            "the page was checked as text only",
+        );
+        return;
+    };
+    // 94 cards not seen at the start, 44 of them face down; each move
+    // turned one up.
+    for (mv, down) in [(0, 44), (1, 43), (2, 42)] {
+        let attrs = shown(browser, &page, mv);
+        assert_eq!(attrs["move"], mv);
+        assert_eq!(attrs["face-down"], down, "after move {mv}");
+        assert_eq!(attrs["stock-rows"], 5);
+    }
+}

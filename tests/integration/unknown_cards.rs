@@ -117,8 +117,8 @@ fn mixed_completions_give_k_of_n_in_the_headline_with_exit_3() {
         .stdout(predicate::str::contains(
             "verdict: undecided: winnable in 1 of 2 completions of the XX cards (1 unwinnable, 0 undecided)\n",
         ))
-        .stdout(predicate::str::contains("3S AH            winnable"))
-        .stdout(predicate::str::contains("AH 3S            unwinnable"));
+        .stdout(predicate::str::contains("3♠ A♥            winnable"))
+        .stdout(predicate::str::contains("A♥ 3♠            unwinnable"));
 }
 
 #[test]
@@ -144,7 +144,7 @@ fn a_sample_never_yields_a_proof() {
         .assert()
         .code(3)
         .stdout(predicate::str::contains(
-            "verdict: undecided: winnable in 4 of 4 sampled completions, 100 % (95 % CI 51–100 %) of the 2 completions\n",
+            "verdict: undecided: winnable in 4 of 4 sampled completions, 100.0 % (4 of 4; 95 % CI 51.0–100.0 %) of the 2 completions\n",
         ))
         .stdout(predicate::str::contains("seed 7 (--seed 7 draws it again)"));
     let mut json_args = args.to_vec();
@@ -270,7 +270,7 @@ fn the_hint_puts_the_only_winning_move_first() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
-            "move to play now: 6-5/1  (4♥ from pile 6 onto 5♠ on pile 5)\n  a win starts with it in 6 of 6 sampled completions: 100 % (95 % CI 61–100 %)",
+            "move to play now: 6-5/1  (4♥ from pile 6 onto 5♠ on pile 5)\n  a win starts with it in 6 of 6 sampled completions: 100.0 % (6 of 6; 95 % CI 61.0–100.0 %)",
         ));
     // analyze --hint gives the same move.
     spider()

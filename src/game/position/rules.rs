@@ -299,8 +299,8 @@ impl Game {
                     None => Ok(()),
                     Some(top) if Card::from_index(top).rank() == deepest.rank() + 1 => Ok(()),
                     Some(top) => Err(IllegalMove::DoesNotFit {
-                        card: deepest.to_string(),
-                        target: Card::from_index(top).to_string(),
+                        card: deepest.pretty(),
+                        target: Card::from_index(top).pretty(),
                     }),
                 }
             }
@@ -337,7 +337,7 @@ impl Game {
             .map(|count| count as u8)
             .ok_or(IllegalMove::NoMatchingRun {
                 pile: from + 1,
-                target: target.to_string(),
+                target: target.pretty(),
             })
     }
 
