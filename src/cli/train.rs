@@ -297,50 +297,41 @@ fn fit_odds(args: &Args) -> anyhow::Result<ExitCode> {
     };
     let mut fitted = 0;
     for ((suits, player), (samples, games)) in &fitting {
-        let won = samples
-            .iter()
-            .filter(|s| s.won)
-            .map(|s| s.game)
-            .collect::<std::collections::BTreeSet<_>>()
-            .len();
         let model = odds::fit(
             *suits,
             player,
             samples,
             format!(
-                "{} positions of {games} games of the {player} player at {suits} suit(s), {won} won, in {}",
+                "{} positions of {games} games of the {player} player at {suits} suit(s) in {}",
                 samples.len(),
                 names(&args.odds)
             ),
         );
         println!(
-            "{suits} suit(s), the {player} player, {games} games ({won} won), {} positions",
+            "{suits} suit(s), the {player} player, {} games ({} won), {} positions",
+            model.games,
+            model.won,
             samples.len()
         );
         println!(
             "the chance shown, on the games it was fitted on:\n{}",
             Reliability::of(&odds::points(&model, samples)).text()
         );
-        if let Some((other, other_games)) = held.get(&(*suits, player.clone())) {
-            let other_won = other
-                .iter()
-                .filter(|s| s.won)
-                .map(|s| s.game)
-                .collect::<std::collections::BTreeSet<_>>()
-                .len();
-            let share = other_won as f64 / (*other_games).max(1) as f64;
-            let constant: Vec<(f64, bool)> = other
-                .iter()
-                .map(|s| (won as f64 / (*games).max(1) as f64, s.won))
-                .collect();
+        if let Some((other, _)) = held.get(&(*suits, player.clone())) {
+            let outcomes: std::collections::BTreeMap<u32, bool> =
+                other.iter().map(|s| (s.game, s.won)).collect();
+            let other_won = outcomes.values().filter(|&&w| w).count();
+            let share = model.won as f64 / model.games.max(1) as f64;
+            let constant: Vec<(f64, bool)> = other.iter().map(|s| (share, s.won)).collect();
             println!(
-                "held out: {other_games} games ({other_won} won, {:.0} %), {} positions; the chance shown:\n{}",
-                share * 100.0,
+                "held out: {} games ({other_won} won), {} positions; the chance shown:\n{}",
+                outcomes.len(),
                 other.len(),
                 Reliability::of(&odds::points(&model, other)).text()
             );
             println!(
-                "held out, one chance for every position (the fit's share of games won): Brier score {:.4}\n",
+                "held out, one chance for every position ({:.1} %, the fit's share of games won): Brier score {:.4}\n",
+                share * 100.0,
                 Reliability::of(&constant).brier
             );
         }

@@ -55,9 +55,14 @@ pub struct Odds {
     /// position shown in that tenth, and how many of them were won (the
     /// interval of a chance in that tenth).
     pub tenths: Vec<Games>,
-    /// The games it was fitted on: files, games, positions, and the
-    /// command.
+    /// The games it was fitted on: files, games, positions.
     pub fitted_on: String,
+    /// The games it was fitted on, and how many were won: the one chance
+    /// for every position that it must beat.
+    #[serde(default)]
+    pub games: u32,
+    #[serde(default)]
+    pub won: u32,
 }
 
 /// Games that passed positions of one tenth, and those won.
@@ -329,7 +334,13 @@ pub fn fit(suits: usize, player: &str, samples: &[Sample], fitted_on: String) ->
         weights: fit_weighted(&rows, RIDGE),
         tenths: Vec::new(),
         fitted_on,
+        games: 0,
+        won: 0,
     };
+    let outcomes: std::collections::BTreeMap<u32, bool> =
+        samples.iter().map(|s| (s.game, s.won)).collect();
+    odds.games = outcomes.len() as u32;
+    odds.won = outcomes.values().filter(|&&w| w).count() as u32;
     // The games that passed positions of each tenth shown.
     let mut seen = vec![std::collections::BTreeMap::<u32, bool>::new(); 10];
     for s in samples {

@@ -1141,3 +1141,62 @@ fn a_blind_win_is_said_once() {
     );
     assert!(!text.contains("(won)"), "{text}");
 }
+
+/// The chance shown to a player ships as `spider train --odds` fits it on
+/// the recorded games in `results/blind/` (the same command writes the
+/// shipped weights file again, byte for byte), and on games the fit never
+/// saw it beats one chance for every position (the fit's share of games
+/// won) at 2 and 4 suits. A results file whose games keep no moves is
+/// refused, exit 2, nothing written.
+#[test]
+fn the_shipped_chances_are_train_odds_fits_and_beat_one_chance_for_all() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("w.json");
+    let run = spider()
+        .current_dir(root)
+        .args(["train", "--odds"])
+        .args(ODDS_FIT)
+        .arg("--held-out")
+        .args(ODDS_HELD_OUT)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let shipped = std::fs::read_to_string(root.join("weights/playout.json")).unwrap();
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), shipped);
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    let briers: Vec<f64> = stdout
+        .lines()
+        .filter(|l| l.starts_with("Brier score") || l.starts_with("held out, one chance"))
+        .map(|l| {
+            let at = l.find("Brier score ").unwrap() + "Brier score ".len();
+            l[at..].split_whitespace().next().unwrap().parse().unwrap()
+        })
+        .collect();
+    // Per suit count: in-sample, held out, and one chance for all held out.
+    assert_eq!(briers.len(), 6, "{stdout}");
+    for three in briers.chunks(3) {
+        assert!(three[1] < three[2], "{stdout}");
+    }
+    let old = spider()
+        .current_dir(root)
+        .args(["train", "--odds", "results/blind/hop-1-suit-30001-30025.jsonl", "-o"])
+        .arg(dir.path().join("none.json"))
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&old.get_output().stderr).contains("no blind game with its moves"));
+    assert!(!dir.path().join("none.json").exists());
+}
+
+/// The recorded games the shipped chances are fitted on, and those they
+/// are checked on (`results/blind/`).
+const ODDS_FIT: [&str; 2] = [
+    "results/blind/odds-2-suit-41001-41100.jsonl",
+    "results/blind/odds-pysol-21001-21100.jsonl",
+];
+const ODDS_HELD_OUT: [&str; 2] = [
+    "results/blind/odds-2-suit-42001-42100.jsonl",
+    "results/blind/odds-pysol-22001-22100.jsonl",
+];
