@@ -75,7 +75,7 @@ pub struct Args {
     seed: u64,
     /// Stop each sampled completion's search after this many positions
     /// (the time limit applies too).
-    #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = flags::whole(1, flags::MAX_COUNT))]
+    #[arg(long, value_name = "N", default_value_t = super::budget::DEFAULT_SAMPLE_MAX_POSITIONS, value_parser = flags::whole(1, flags::MAX_COUNT))]
     sample_max_positions: u64,
     /// Also give the move to play now, as `spider hint` does, from the
     /// decided completions.
@@ -273,6 +273,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let analysis = pool.install(|| analyze_with_progress(&deal, &main_limits, &cancel, &show))?;
     spinner.finish_and_clear();
 
+    // Each sampled completion's search: the smaller budget.
+    let sample_limits = for_samples(&limits, true, args.sample_max_positions);
     let want_completions = completions_follow && !cancel.load(Ordering::Relaxed);
     let seed = args.seed;
     let decided = if want_completions {
@@ -282,18 +284,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.samples as u64
         };
         let bar = completions_bar(size, !decide_all);
-        let on_done = |_: &Completion| bar.inc(1);
+        // The undecided so far on the bar; the count in the log when
+        // standard error is not a terminal.
+        let undecided = std::sync::atomic::AtomicU64::new(0);
+        let on_done = |c: &Completion| {
+            if c.analysis.verdict == Verdict::Undecided {
+                let n = undecided.fetch_add(1, Ordering::Relaxed) + 1;
+                bar.set_message(format!("({n} undecided so far)"));
+            }
+            bar.inc(1);
+            log.note(&format!(
+                "{} of {size} {} decided, {} undecided",
+                bar.position(),
+                if decide_all {
+                    "completions"
+                } else {
+                    "sampled completions"
+                },
+                undecided.load(Ordering::Relaxed)
+            ));
+        };
         let decided = if decide_all {
             pool.install(|| {
                 completions::decide(&deal, &candidates, &limits, &cancel, all_at_most, &on_done)
             })?
         } else {
-            let sample_limits = Limits {
-                max_positions: Some(limits.max_positions.map_or(args.sample_max_positions, |m| {
-                    m.min(args.sample_max_positions)
-                })),
-                ..limits.clone()
-            };
             pool.install(|| {
                 sample::decide_sample(
                     &deal,
@@ -327,7 +342,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 &deal,
                 &decided,
                 hint::Method::Verify,
-                &limits_for_hint(&limits, decided.is_sample(), args.sample_max_positions),
+                &for_samples(&limits, decided.is_sample(), args.sample_max_positions),
                 &cancel,
             )
         })?;
@@ -400,7 +415,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             stopped.as_deref(),
         )?;
         if let Some(decided) = &decided {
-            print_completions(&mut out, decided, stopped.as_deref(), args.lines)?;
+            print_completions(
+                &mut out,
+                decided,
+                stopped.as_deref(),
+                sample_limits.max_positions,
+                args.lines,
+            )?;
         } else if unknown > 0 {
             writeln!(
                 out,
@@ -444,9 +465,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(headline.exit_code())
 }
 
-/// Each solve of the hint: a sample's completions are solved under the
-/// sample's position limit.
-fn limits_for_hint(limits: &Limits, sampled: bool, sample_max_positions: u64) -> Limits {
+/// The limits of each solve of a sample's completions (and of the hint's
+/// solves in them): the smaller of the two position budgets. Every
+/// completion decided (`sampled` false): `limits` as they are.
+pub(super) fn for_samples(limits: &Limits, sampled: bool, sample_max_positions: u64) -> Limits {
     if sampled {
         Limits {
             max_positions: Some(
@@ -774,12 +796,38 @@ fn print_proof(out: &mut impl Write, analysis: &Analysis) -> anyhow::Result<()> 
     Ok(())
 }
 
-/// `stopped`: what Ctrl-C left decided, when it stopped them; `lines`:
-/// print each completion's winning line (`--lines`).
+/// "9 of 100 sampled completions undecided at 2000000 positions each:
+/// counted both ways ..." when a sample has undecided completions: what
+/// the interval of its share does with them. `budget`: the positions each
+/// sampled completion's search may examine.
+pub(super) fn undecided_words(decided: &Decided, budget: Option<u64>) -> Option<String> {
+    let summary = decided.summary();
+    if !decided.is_sample() || summary.undecided == 0 {
+        return None;
+    }
+    let at_budget = decided
+        .completions
+        .iter()
+        .filter(|c| c.analysis.verdict == Verdict::Undecided)
+        .all(|c| c.analysis.stopped_by == Some(StopReason::Positions));
+    let why = match budget {
+        Some(budget) if at_budget => format!("at {} each", count(budget, "position")),
+        _ => "within the limits".to_string(),
+    };
+    Some(format!(
+        "{} of {} sampled completions undecided {why}: counted both ways (lost for the low end of the interval, won for its high end)",
+        summary.undecided, summary.decided
+    ))
+}
+
+/// `stopped`: what Ctrl-C left decided, when it stopped them. `budget`:
+/// the positions of each sampled completion's search. `lines`: print each
+/// completion's winning line (`--lines`).
 fn print_completions(
     out: &mut impl Write,
     decided: &Decided,
     stopped: Option<&str>,
+    budget: Option<u64>,
     lines: bool,
 ) -> anyhow::Result<()> {
     let slots: Vec<String> = decided.slots.iter().map(|p| p.to_string()).collect();
@@ -801,19 +849,14 @@ fn print_completions(
         )?;
         writeln!(
             out,
-            "  winnable {}, unwinnable {}, undecided {} (a limit stopped the search)",
+            "  winnable {}, unwinnable {}, undecided {}",
             summary.winnable, summary.unwinnable, summary.undecided
         )?;
+        if let Some(words) = undecided_words(decided, budget) {
+            writeln!(out, "  {words}")?;
+        }
         if let Some(share) = summary.share {
             writeln!(out, "  winnable share: {share}")?;
-        }
-        if let Some((low, high)) = summary.bounds {
-            writeln!(
-                out,
-                "  bounds with the undecided counted both ways: {:.0}–{:.0} %",
-                low * 100.0,
-                high * 100.0
-            )?;
         }
         let lengths: Vec<usize> = decided
             .completions

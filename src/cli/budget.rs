@@ -34,6 +34,14 @@ pub struct Budget {
     pub memory_limit: MemoryLimit,
 }
 
+/// The default of `--sample-max-positions` in `analyze` and `hint`: the
+/// positions each sampled completion's search may examine. On PySol 5 as
+/// its player sees it (94 `XX`), 18 of 20 sampled completions are won
+/// within 230,000 positions and the other two within 2,000,000; a
+/// completion that reaches the budget is counted both ways in the share's
+/// interval. 100 of them take about 30 s of one core (benches/companion.rs).
+pub const DEFAULT_SAMPLE_MAX_POSITIONS: u64 = 2_000_000;
+
 /// `--shorten-positions`, for the commands that print winning lines.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Shorten {

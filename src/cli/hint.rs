@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use num_bigint::BigUint;
 use spider_analyzer::deal::Place;
 use spider_analyzer::deal::check;
-use spider_analyzer::solve::{Analysis, Limits};
+use spider_analyzer::solve::{Analysis, Limits, StopReason};
 use spider_analyzer::text::count as plural;
 use spider_analyzer::unknown::blind::{Choice, HiddenSettings};
 use spider_analyzer::unknown::hint::{self, Hint, Kind, Method, MoveShare};
@@ -47,6 +47,12 @@ pub struct Args {
     /// after this many positions; 0 for no limit.
     #[arg(long, value_name = "N", default_value = "1000000", value_parser = super::flags::count_limit)]
     max_positions: super::flags::CountLimit,
+    /// Stop each search of a sampled completion (and of a move in it)
+    /// after this many positions, or --max-positions if smaller: the same
+    /// flag as `analyze`'s. A completion left undecided is counted both
+    /// ways in the share's interval.
+    #[arg(long, value_name = "N", default_value_t = super::budget::DEFAULT_SAMPLE_MAX_POSITIONS, value_parser = super::flags::whole(1, super::flags::MAX_COUNT))]
+    sample_max_positions: u64,
     /// Also stop each search after this many seconds of wall time; 0 for
     /// no limit (the default; with a deadline the hint can depend on the
     /// machine's speed and load).
@@ -122,6 +128,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let on_done = |_: &Completion| bar.inc(1);
+    // A sample's solves: the smaller position budget.
+    let limits = super::analyze::for_samples(&limits, sampled, args.sample_max_positions);
     let decided = pool.install(|| {
         if sampled {
             sample::decide_sample(
@@ -145,6 +153,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     })?;
     bar.finish_and_clear();
+    // Ctrl-C while the completions were decided, or only after them.
+    let stopped_in_sample = cancel.load(std::sync::atomic::Ordering::Relaxed);
     let method = if args.first_moves {
         Method::FirstMoves
     } else {
@@ -228,17 +238,37 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 summary.undecided
             )?,
         }
+        if let Some(words) = super::analyze::undecided_words(&decided, limits.max_positions) {
+            writeln!(out, "{words}")?;
+        }
         if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-            writeln!(
-                out,
-                "stopped by Ctrl-C: {} of {} decided; the shares below are of those",
-                summary.decided,
-                if sampled {
-                    format!("{samples} sampled completions")
-                } else {
-                    format!("{} completions", sample::approximate(&decided.total))
-                }
-            )?;
+            let planned = if sampled {
+                format!("{samples} sampled completions")
+            } else {
+                format!("{} completions", sample::approximate(&decided.total))
+            };
+            let cut = decided
+                .completions
+                .iter()
+                .filter(|c| c.analysis.stopped_by == Some(StopReason::Cancelled))
+                .count();
+            if stopped_in_sample {
+                writeln!(
+                    out,
+                    "stopped by Ctrl-C: {} of {planned} decided{}, the others not started; the shares below are of those",
+                    decided.completions.len() - cut,
+                    if cut > 0 {
+                        format!(" ({cut} cut short, counted undecided)")
+                    } else {
+                        String::new()
+                    }
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "stopped by Ctrl-C while each move was tried: the {planned} decided, but a move's share below counts a try cut short as not won"
+                )?;
+            }
         }
         print_hint(
             &mut out,

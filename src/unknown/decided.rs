@@ -65,19 +65,20 @@ impl Decided {
         let winnable = self.count(Verdict::Winnable);
         let unwinnable = self.count(Verdict::Unwinnable);
         let undecided = self.count(Verdict::Undecided);
+        // Undecided completions counted both ways: as lost for the low
+        // end, as won for the high end.
+        let share = Interval::of(winnable, n).zip(Interval::of(winnable + undecided, n));
+        let share = share.map(|(lost, won)| Interval {
+            high: won.high,
+            ..lost
+        });
         SampleSummary {
             decided: n,
             winnable,
             unwinnable,
             undecided,
-            share: Interval::of(winnable, n),
-            // Undecided completions counted as lost, then as won.
-            bounds: (n > 0).then(|| {
-                (
-                    Interval::of(winnable, n).map_or(0.0, |i| i.low),
-                    Interval::of(winnable + undecided, n).map_or(1.0, |i| i.high),
-                )
-            }),
+            share,
+            bounds: share.map(|i| (i.low, i.high)),
         }
     }
 }
@@ -90,11 +91,11 @@ pub struct SampleSummary {
     pub winnable: usize,
     pub unwinnable: usize,
     pub undecided: usize,
-    /// Winnable among the decided completions (undecided count as not
-    /// winnable), with its 95 % Wilson interval.
+    /// Winnable among the decided completions, with its 95 % Wilson
+    /// interval, the undecided counted both ways: the low end with every
+    /// undecided completion lost, the high end with every one won (the
+    /// plain Wilson interval when none is undecided).
     pub share: Option<Interval>,
-    /// Honest bounds on the share of winnable completions: the low end of
-    /// the interval with every undecided completion lost, and the high end
-    /// with every undecided completion won.
+    /// The ends of that interval.
     pub bounds: Option<(f64, f64)>,
 }

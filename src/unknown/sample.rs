@@ -111,6 +111,7 @@ pub fn won_after(
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Result<bool, SolveError> {
+    let limits = &unshortened(limits);
     let filled = deal.with_unknowns_filled(fill)?;
     let game = Game::new(&filled)?;
     let mut position = game.start().clone();
@@ -170,6 +171,7 @@ pub fn decide_sample(
             candidates: candidates.len(),
         });
     }
+    let limits = &unshortened(limits);
     let completions = draw_sample(candidates, size, seed)
         .into_par_iter()
         .filter(|_| !cancel.load(Ordering::Relaxed))
@@ -187,6 +189,17 @@ pub fn decide_sample(
         seed: Some(seed),
         completions,
     })
+}
+
+/// `limits` with no search for a shorter line after a win: a sampled
+/// completion's solve needs only its verdict and first moves, and the
+/// search for a shorter line (1.5 M positions by default) would cost far
+/// more than finding the win.
+fn unshortened(limits: &Limits) -> Limits {
+    Limits {
+        shorten_positions: 0,
+        ..limits.clone()
+    }
 }
 
 /// A seed for a run that was given none: from the clock, so two runs

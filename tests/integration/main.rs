@@ -10,6 +10,7 @@ mod deal_files;
 mod explore;
 mod graph;
 mod layered;
+mod mid_game;
 mod numbered;
 mod outputs;
 mod pages;
