@@ -55,7 +55,7 @@ fn completions_undecided_at_the_budget_are_counted_both_ways() {
     assert_eq!(code, Some(3), "{text}");
     assert!(
         text.contains(
-            "verdict: undecided: winnable in 6 of 12 sampled completions, 50 % (95 % CI 25–100 %)"
+            "verdict: undecided: winnable in 6 of 12 sampled completions, 50.0 % (6 of 12; 95 % CI 25.4–100.0 %)"
         ),
         "{text}"
     );
@@ -70,7 +70,7 @@ fn completions_undecided_at_the_budget_are_counted_both_ways() {
         "{text}"
     );
     assert!(
-        text.contains("  winnable share: 50 % (95 % CI 25–100 %)\n"),
+        text.contains("  winnable share: 50.0 % (6 of 12; 95 % CI 25.4–100.0 %)\n"),
         "{text}"
     );
     let (_, json) = analyze("1", true);
@@ -137,7 +137,7 @@ fn hint_says_its_undecided_completions_too() {
     let text = String::from_utf8(output.stdout).unwrap();
     assert_eq!(output.status.code(), Some(0), "{text}");
     assert!(
-        text.contains("winnable in 6, 50 % (95 % CI 25–100 %), 6 undecided\n"),
+        text.contains("winnable in 6, 50.0 % (6 of 12; 95 % CI 25.4–100.0 %), 6 undecided\n"),
         "{text}"
     );
     assert!(
