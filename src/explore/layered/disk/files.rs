@@ -11,10 +11,21 @@ use super::*;
 /// [`Layered::save_disk_manifest`]); a search of many small rounds would
 /// otherwise spend its time creating and deleting files. Past `budget`
 /// bytes, files are written to the disk as they are made.
+///
+/// Beside a file in memory, the fingerprints of its records, in the order
+/// written, while they fit in as many bytes again as the files' budget
+/// (`fps`): the rounds that read the file then take them rather than
+/// computing them again from the records (unpacking each state and hashing
+/// its piles). They stay when the file goes to the disk in a pack with a
+/// manifest, until no layer reads it; a file written to the disk as it is
+/// made (past the files' budget) has none, nor has one read after a
+/// resume.
 pub(super) struct MemFiles {
     pub(super) files: Mutex<HashMap<String, Arc<Vec<u8>>>>,
     pub(super) bytes: AtomicU64,
     pub(super) budget: u64,
+    pub(super) fps: Mutex<HashMap<String, Arc<Vec<u128>>>>,
+    pub(super) fp_bytes: AtomicU64,
 }
 
 impl MemFiles {
@@ -23,6 +34,8 @@ impl MemFiles {
             files: Mutex::new(HashMap::new()),
             bytes: AtomicU64::new(0),
             budget,
+            fps: Mutex::new(HashMap::new()),
+            fp_bytes: AtomicU64::new(0),
         }
     }
 
@@ -30,8 +43,43 @@ impl MemFiles {
         self.files.lock().expect("not poisoned").get(name).cloned()
     }
 
+    /// The fingerprints of file `name`'s records, in the order written, if
+    /// they were kept.
+    pub(super) fn get_fps(&self, name: &str) -> Option<Arc<Vec<u128>>> {
+        self.fps.lock().expect("not poisoned").get(name).cloned()
+    }
+
+    /// Takes room for `n` more fingerprints, if there is.
+    fn take_fp_room(&self, n: usize) -> bool {
+        let len = (n * size_of::<u128>()) as u64;
+        if self.fp_bytes.fetch_add(len, Ordering::Relaxed) + len <= self.budget {
+            return true;
+        }
+        self.fp_bytes.fetch_sub(len, Ordering::Relaxed);
+        false
+    }
+
+    /// Gives back the room of `n` fingerprints.
+    fn give_fp_room(&self, n: usize) {
+        let len = (n * size_of::<u128>()) as u64;
+        self.fp_bytes.fetch_sub(len, Ordering::Relaxed);
+    }
+
+    /// Forgets the fingerprints of file `name`.
+    pub(super) fn forget_fps(&self, name: &str) {
+        if let Some(fps) = self.fps.lock().expect("not poisoned").remove(name) {
+            self.give_fp_room(fps.len());
+        }
+    }
+
+    /// Bytes of the fingerprints kept.
+    pub(super) fn fp_bytes(&self) -> u64 {
+        self.fp_bytes.load(Ordering::Relaxed)
+    }
+
     /// Forgets file `name`; whether it was here.
     pub(super) fn remove(&self, name: &str) -> bool {
+        self.forget_fps(name);
         match self.files.lock().expect("not poisoned").remove(name) {
             Some(data) => {
                 self.bytes.fetch_sub(data.len() as u64, Ordering::Relaxed);
@@ -69,8 +117,12 @@ pub(super) struct BlockWriter<'m> {
     pub(super) name: String,
     pub(super) path: PathBuf,
     pub(super) out: Sink<'m>,
-    pub(super) open: BTreeMap<(u64, u16), (Vec<u8>, u32)>,
+    pub(super) open: BTreeMap<(u64, u16), (Vec<u8>, Vec<u128>)>,
     pub(super) info: FileInfo,
+    /// The fingerprints of the blocks written, in order, while the file
+    /// is in memory and they have room there (see [`MemFiles`]).
+    pub(super) fps: Option<Vec<u128>>,
+    pub(super) memory: Option<&'m MemFiles>,
 }
 
 /// The Zstandard level of the files. On the unwon game's stage 1, level 3
@@ -137,6 +189,10 @@ impl<'m> BlockWriter<'m> {
         producer: u64,
         memory: Option<&'m MemFiles>,
     ) -> BlockWriter<'m> {
+        if let Some(files) = memory {
+            // A file written again (a round run again) starts afresh.
+            files.forget_fps(&name);
+        }
         BlockWriter {
             records,
             path: blocks_path(dir, &name),
@@ -153,6 +209,8 @@ impl<'m> BlockWriter<'m> {
                 blocks: Vec::new(),
                 pack: None,
             },
+            fps: memory.map(|_| Vec::new()),
+            memory,
         }
     }
 
@@ -160,7 +218,7 @@ impl<'m> BlockWriter<'m> {
     pub(super) fn memory(&self) -> u64 {
         self.open
             .values()
-            .map(|(b, _)| b.capacity() as u64)
+            .map(|(b, fps)| (b.capacity() + fps.capacity() * size_of::<u128>()) as u64)
             .sum::<u64>()
             + (1 << 16)
     }
@@ -177,12 +235,15 @@ impl<'m> BlockWriter<'m> {
         record: &[u8],
     ) -> Result<(), CheckpointError> {
         let key = (target, part_of(fp) as u16);
-        let (buf, count) = self.open.entry(key).or_insert_with(|| (pooled_block(), 0));
+        let (buf, fps) = self
+            .open
+            .entry(key)
+            .or_insert_with(|| (pooled_block(), Vec::new()));
         write_file_record(self.records, record, buf);
-        *count += 1;
+        fps.push(fp);
         if buf.len() >= BLOCK_BYTES {
-            let (buf, count) = self.open.remove(&key).expect("just filled");
-            self.flush(key, &buf, count)?;
+            let (buf, fps) = self.open.remove(&key).expect("just filled");
+            self.flush(key, &buf, &fps)?;
             pool_block(buf);
         }
         Ok(())
@@ -192,8 +253,9 @@ impl<'m> BlockWriter<'m> {
         &mut self,
         (target, part): (u64, u16),
         raw: &[u8],
-        count: u32,
+        fps: &[u128],
     ) -> Result<(), CheckpointError> {
+        let count = fps.len() as u32;
         let path = &self.path;
         let out = &mut self.out;
         let len = with_compressed(Codec::Zstd, raw, |packed| {
@@ -233,27 +295,46 @@ impl<'m> BlockWriter<'m> {
         });
         self.info.bytes += len;
         self.info.targets.insert(target);
+        // The block's fingerprints are kept while the file is in memory
+        // and they have room; else none of the file's are.
+        if let (Some(kept), Some(files)) = (&mut self.fps, self.memory) {
+            if matches!(self.out, Sink::Memory(..)) && files.take_fp_room(fps.len()) {
+                kept.extend_from_slice(fps);
+            } else {
+                files.give_fp_room(kept.len());
+                self.fps = None;
+            }
+        }
         Ok(())
     }
 
     /// Writes what is left; the file's name and description, if it holds
     /// anything.
     pub(super) fn finish(mut self) -> Result<Option<(String, FileInfo)>, CheckpointError> {
-        for (key, (buf, count)) in std::mem::take(&mut self.open) {
-            self.flush(key, &buf, count)?;
+        for (key, (buf, fps)) in std::mem::take(&mut self.open) {
+            self.flush(key, &buf, &fps)?;
             pool_block(buf);
         }
         if self.info.blocks.is_empty() {
             return Ok(None);
         }
+        let name = std::mem::take(&mut self.name);
+        let info = std::mem::take(&mut self.info);
         match std::mem::replace(&mut self.out, Sink::None) {
             Sink::None => unreachable!("a block was written"),
             Sink::Memory(files, data) => {
+                if let Some(fps) = self.fps.take() {
+                    files
+                        .fps
+                        .lock()
+                        .expect("not poisoned")
+                        .insert(name.clone(), Arc::new(fps));
+                }
                 files
                     .files
                     .lock()
                     .expect("not poisoned")
-                    .insert(self.name.clone(), Arc::new(data));
+                    .insert(name.clone(), Arc::new(data));
             }
             Sink::File(out) => {
                 out.into_inner()
@@ -261,7 +342,17 @@ impl<'m> BlockWriter<'m> {
                     .map_err(io_error(&self.path))?;
             }
         }
-        Ok(Some((self.name, self.info)))
+        Ok(Some((name, info)))
+    }
+}
+
+impl Drop for BlockWriter<'_> {
+    /// A writer dropped unfinished (its task stopped) gives back the room
+    /// its fingerprints took.
+    fn drop(&mut self) {
+        if let (Some(kept), Some(files)) = (&self.fps, self.memory) {
+            files.give_fp_room(kept.len());
+        }
     }
 }
 
@@ -342,12 +433,14 @@ pub(super) fn read_blocks(
         None => (blocks_path(dir, name), 0),
     };
     let in_memory = memory.and_then(|m| m.get(name));
+    let fps = memory.and_then(|m| m.get_fps(name));
     let mut buffers = READ_BUFFERS.take();
     let result = read_blocks_with(
         &mut buffers,
         &path,
         base,
         in_memory.as_deref().map(Vec::as_slice),
+        fps.as_deref().map(Vec::as_slice),
         info,
         layer,
         part,
@@ -365,6 +458,7 @@ pub(super) fn read_blocks_with(
     path: &Path,
     base: u64,
     in_memory: Option<&[u8]>,
+    fps: Option<&[u128]>,
     info: &FileInfo,
     layer: u64,
     part: usize,
@@ -382,7 +476,15 @@ pub(super) fn read_blocks_with(
         found,
     } = buffers;
     let mut file = None;
+    // The fingerprints kept beside the file in memory, if any: those of
+    // the block are at `first`, after those of the blocks before it.
+    let fps = fps.filter(|fps| {
+        fps.len() as u64 == info.blocks.iter().map(|b| u64::from(b.count)).sum::<u64>()
+    });
+    let mut first = 0;
     for block in &info.blocks {
+        let kept = fps.map(|fps| &fps[first..first + block.count as usize]);
+        first += block.count as usize;
         if block.target != layer || block.part as usize != part {
             continue;
         }
@@ -411,7 +513,13 @@ pub(super) fn read_blocks_with(
             let start = decoded.len();
             at += read_file_record(records, &raw[at..], decoded)
                 .ok_or_else(|| damaged(path, "a record out of shape"))?;
-            let fp = records.fingerprint_of(&decoded[start + 2..]);
+            let fp = match kept.and_then(|kept| kept.get(found.len())) {
+                Some(&fp) => {
+                    debug_assert_eq!(fp, records.fingerprint_of(&decoded[start + 2..]));
+                    fp
+                }
+                None => records.fingerprint_of(&decoded[start + 2..]),
+            };
             if part_of(fp) != part {
                 return Err(damaged(path, "a record of another part"));
             }

@@ -197,7 +197,7 @@ struct BlockInfo {
 }
 
 /// An output file: who wrote it, which layers still read it, its blocks.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 struct FileInfo {
     producer: u64,
     targets: BTreeSet<u64>,

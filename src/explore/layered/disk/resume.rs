@@ -25,7 +25,13 @@ where
             let files: Vec<(String, Arc<Vec<u8>>)> = memory
                 .take_all()
                 .into_iter()
-                .filter(|(name, _)| manifest.files.contains_key(name))
+                .filter(|(name, _)| {
+                    let kept = manifest.files.contains_key(name);
+                    if !kept {
+                        memory.forget_fps(name);
+                    }
+                    kept
+                })
                 .collect();
             if !files.is_empty() {
                 let pack = format!("pack{:08}.blk", manifest.packs);

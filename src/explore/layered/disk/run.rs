@@ -634,6 +634,9 @@ where
                 info.targets.remove(&layer);
                 if info.targets.is_empty() {
                     let info = manifest.files.remove(&name).expect("just found");
+                    if let Some(memory) = &unsaved.memory {
+                        memory.forget_fps(&name);
+                    }
                     if unsaved.memory.as_ref().is_some_and(|m| m.remove(&name)) {
                         // Never written.
                     } else if let Some((pack, base)) = info.pack {
@@ -687,7 +690,9 @@ where
                 stats.peak_table_bytes = seen_bytes;
                 stats.peak_table_positions = seen_len;
             }
+            // The files in memory and the fingerprints kept beside them.
             let held = unsaved.bytes();
+            let fps_held = unsaved.memory.as_ref().map_or(0, MemFiles::fp_bytes);
             // The seen sets, what waits to be written, the frontiers (all
             // held from the first half of the round to the second), the
             // tasks running at once.
@@ -697,7 +702,7 @@ where
             } else {
                 seen_bytes + frontiers
             };
-            let memory = waiting + held + task_memory * pool.threads().min(PARTS) as u64;
+            let memory = waiting + held + fps_held + task_memory * pool.threads().min(PARTS) as u64;
             stats.peak_memory_bytes = stats.peak_memory_bytes.max(memory);
             let finished = new == 0;
             // The next round is split again only if it outgrows the
