@@ -238,7 +238,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 summary.undecided
             )?,
         }
-        if let Some(words) = super::analyze::undecided_words(&decided, limits.max_positions) {
+        if let Some(words) = super::completions::undecided_words(&decided, limits.max_positions) {
             writeln!(out, "{words}")?;
         }
         if cancel.load(std::sync::atomic::Ordering::Relaxed) {

@@ -10,6 +10,7 @@ mod batch;
 mod budget;
 mod check;
 mod companion;
+mod completions;
 mod convert;
 mod deal;
 mod flags;

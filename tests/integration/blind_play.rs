@@ -1182,11 +1182,18 @@ fn the_shipped_chances_are_train_odds_fits_and_beat_one_chance_for_all() {
     }
     let old = spider()
         .current_dir(root)
-        .args(["train", "--odds", "results/blind/hop-1-suit-30001-30025.jsonl", "-o"])
+        .args([
+            "train",
+            "--odds",
+            "results/blind/hop-1-suit-30001-30025.jsonl",
+            "-o",
+        ])
         .arg(dir.path().join("none.json"))
         .assert()
         .code(2);
-    assert!(String::from_utf8_lossy(&old.get_output().stderr).contains("no blind game with its moves"));
+    assert!(
+        String::from_utf8_lossy(&old.get_output().stderr).contains("no blind game with its moves")
+    );
     assert!(!dir.path().join("none.json").exists());
 }
 
