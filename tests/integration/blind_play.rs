@@ -1146,7 +1146,7 @@ fn a_blind_win_is_said_once() {
 /// the recorded games in `results/blind/` (the same command writes the
 /// shipped weights file again, byte for byte), and on games the fit never
 /// saw it beats one chance for every position (the fit's share of games
-/// won) at 2 and 4 suits. A results file whose games keep no moves is
+/// won) at 1, 2 and 4 suits. A results file whose games keep no moves is
 /// refused, exit 2, nothing written.
 #[test]
 fn the_shipped_chances_are_train_odds_fits_and_beat_one_chance_for_all() {
@@ -1176,7 +1176,7 @@ fn the_shipped_chances_are_train_odds_fits_and_beat_one_chance_for_all() {
         })
         .collect();
     // Per suit count: in-sample, held out, and one chance for all held out.
-    assert_eq!(briers.len(), 6, "{stdout}");
+    assert_eq!(briers.len(), 9, "{stdout}");
     for three in briers.chunks(3) {
         assert!(three[1] < three[2], "{stdout}");
     }
@@ -1199,11 +1199,13 @@ fn the_shipped_chances_are_train_odds_fits_and_beat_one_chance_for_all() {
 
 /// The recorded games the shipped chances are fitted on, and those they
 /// are checked on (`results/blind/`).
-const ODDS_FIT: [&str; 2] = [
+const ODDS_FIT: [&str; 3] = [
+    "results/blind/odds-1-suit-41001-41100.jsonl",
     "results/blind/odds-2-suit-41001-41100.jsonl",
     "results/blind/odds-pysol-21001-21100.jsonl",
 ];
-const ODDS_HELD_OUT: [&str; 2] = [
+const ODDS_HELD_OUT: [&str; 3] = [
+    "results/blind/odds-1-suit-42001-42100.jsonl",
     "results/blind/odds-2-suit-42001-42100.jsonl",
     "results/blind/odds-pysol-22001-22100.jsonl",
 ];
