@@ -21,7 +21,8 @@ use spider_analyzer::text::count;
 use spider_analyzer::unknown::{Completion, Decided, SampleSummary};
 use spider_analyzer::unknown::{completions, hint, sample};
 
-use super::budget::{Budget, Shorten};
+use super::budget::{Budget, Shorten, for_samples};
+use super::completions::runs_removed;
 use super::flags::{self, CountLimit};
 
 /// The most positions the search of a deal as written with `XX` cards
@@ -465,24 +466,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(headline.exit_code())
 }
 
-/// The limits of each solve of a sample's completions (and of the hint's
-/// solves in them): the smaller of the two position budgets. Every
-/// completion decided (`sampled` false): `limits` as they are.
-pub(super) fn for_samples(limits: &Limits, sampled: bool, sample_max_positions: u64) -> Limits {
-    if sampled {
-        Limits {
-            max_positions: Some(
-                limits
-                    .max_positions
-                    .map_or(sample_max_positions, |m| m.min(sample_max_positions)),
-            ),
-            ..limits.clone()
-        }
-    } else {
-        limits.clone()
-    }
-}
-
 /// A progress bar on stderr for deciding completions.
 fn completions_bar(len: u64, sampled: bool) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(len);
@@ -671,7 +654,7 @@ fn print_report(
         writeln!(
             out,
             "{}",
-            spider_analyzer::text::Board::of(game, game.start(), &deal.removed)
+            spider_analyzer::game::Board::of(game, game.start(), &deal.removed)
         )?;
     }
     match stopped {
@@ -794,15 +777,6 @@ fn print_proof(out: &mut impl Write, analysis: &Analysis) -> anyhow::Result<()> 
         )?;
     }
     Ok(())
-}
-
-/// "1 run removed", "3 runs removed".
-pub(super) fn runs_removed(runs: usize) -> String {
-    if runs == 1 {
-        "1 run removed".into()
-    } else {
-        format!("{runs} runs removed")
-    }
 }
 
 fn analysis_json(analysis: &Analysis) -> serde_json::Value {

@@ -70,3 +70,21 @@ impl Budget {
 fn count(text: &str) -> Result<u64, String> {
     flags::count_limit(text).map(|limit| limit.0.unwrap_or(0))
 }
+
+/// The limits of each solve of a sample's completions (and of the hint's
+/// solves in them): the smaller of the two position budgets. Every
+/// completion decided (`sampled` false): `limits` as they are.
+pub(super) fn for_samples(limits: &Limits, sampled: bool, sample_max_positions: u64) -> Limits {
+    if sampled {
+        Limits {
+            max_positions: Some(
+                limits
+                    .max_positions
+                    .map_or(sample_max_positions, |m| m.min(sample_max_positions)),
+            ),
+            ..limits.clone()
+        }
+    } else {
+        limits.clone()
+    }
+}

@@ -976,6 +976,6 @@ impl State<'_> {
 
 /// The table as the player sees it (a face-down card the file knows is
 /// still `XX`: the player has not seen it).
-pub(crate) fn board(view: &View) -> spider_analyzer::text::Board {
-    spider_analyzer::text::Board::of(view.game(), view.position(), view.removed())
+pub(crate) fn board(view: &View) -> spider_analyzer::game::Board {
+    spider_analyzer::game::Board::of(view.game(), view.position(), view.removed())
 }

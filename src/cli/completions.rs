@@ -128,7 +128,7 @@ pub(super) fn print_completions(
             (None, Some(reason)) => write!(
                 out,
                 " ({reason}; best: {}, {} face down)",
-                super::analyze::runs_removed(a.best_runs_removed),
+                runs_removed(a.best_runs_removed),
                 a.fewest_face_down
             )?,
             _ => {}
@@ -181,4 +181,13 @@ fn print_lines(out: &mut impl Write, decided: &Decided) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// "1 run removed", "3 runs removed".
+pub(super) fn runs_removed(runs: usize) -> String {
+    if runs == 1 {
+        "1 run removed".into()
+    } else {
+        format!("{runs} runs removed")
+    }
 }

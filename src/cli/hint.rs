@@ -129,7 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     let on_done = |_: &Completion| bar.inc(1);
     // A sample's solves: the smaller position budget.
-    let limits = super::analyze::for_samples(&limits, sampled, args.sample_max_positions);
+    let limits = super::budget::for_samples(&limits, sampled, args.sample_max_positions);
     let decided = pool.install(|| {
         if sampled {
             sample::decide_sample(

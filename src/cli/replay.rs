@@ -148,7 +148,7 @@ fn board_after(
     game: &Game,
     deal: &spider_analyzer::deal::Deal,
     moves: &[Move],
-) -> spider_analyzer::text::Board {
+) -> spider_analyzer::game::Board {
     let mut removed = deal.removed.clone();
     let mut position = game.start().clone();
     for &mv in moves {
@@ -158,7 +158,7 @@ fn board_after(
         ));
         position = after;
     }
-    spider_analyzer::text::Board::of(game, &position, &removed)
+    spider_analyzer::game::Board::of(game, &position, &removed)
 }
 
 fn read_moves(path: &PathBuf) -> anyhow::Result<String> {

@@ -13,6 +13,7 @@
 //! face-up card, [`Step::reveals`] says which slots turned up, and the
 //! position has no moves (nothing is known beyond it).
 
+mod board;
 mod compact;
 mod expand;
 mod layer;
@@ -21,6 +22,7 @@ mod packed_step;
 mod position;
 mod replay;
 
+pub use board::Board;
 pub use compact::{compact_step, uncompact_step};
 pub use expand::{PileHashes, Preview, ShiftedPiles, pile_hash};
 pub use layer::{LayerKey, layer_of, whole_layer_key, whole_layer_of};

@@ -13,9 +13,10 @@
 //! - [`policy`]: the player interface ([`policy::Policy`]) and settings;
 //! - [`blind`]: the player by hindsight optimisation, the lookahead alone,
 //!   and the game between player and referee;
-//! - [`rollout`]: the player that draws a hidden card only when it turns
-//!   up (policy rollouts over the reveals), and [`stage`]: the one that
-//!   rates each card to turn up by rollouts to the next deal;
+//! - [`search`]: the search over the reveals, on the fast policy of
+//!   [`playout`] trained by [`train`];
+//! - [`odds`]: the chance shown to a player, fitted on the player's own
+//!   recorded games, and [`chance`]: the search player's calibration;
 //! - [`lookahead`]: the search of the moves that turn up nothing, and
 //!   [`deeper`]: a look past the card a line turns up, by drawn cards.
 

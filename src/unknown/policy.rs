@@ -245,8 +245,8 @@ pub const DEFAULT_DEAL_LOOK: usize = 0;
 pub struct HiddenSettings {
     /// Which player.
     pub player: Player,
-    /// Completions drawn at each decision (for [`Player::Rollout`]: the
-    /// rollouts of each candidate line).
+    /// Completions drawn at each decision (for [`Player::Search`]: the
+    /// playouts of a decision).
     pub samples: usize,
     /// Limits of each solve of a sampled completion.
     pub limits: Limits,

@@ -563,7 +563,7 @@ fn the_blind_player_never_shuffles_a_card_back_and_forth() {
 
 /// Sends Ctrl-C once to a child after `after`, and returns its exit code
 /// and standard output.
-fn interrupt_once(mut command: StdCommand, after: Duration) -> (Option<i32>, String) {
+pub(crate) fn interrupt_once(mut command: StdCommand, after: Duration) -> (Option<i32>, String) {
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -584,6 +584,21 @@ fn interrupt_once(mut command: StdCommand, after: Duration) -> (Option<i32>, Str
     (child.wait().unwrap().code(), stdout)
 }
 
+/// The line `stopped by Ctrl-C: N of ...` of `text`, and its N.
+pub(crate) fn decided_before_ctrl_c(text: &str) -> (&str, usize) {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("stopped by Ctrl-C: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let decided = line["stopped by Ctrl-C: ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    (line, decided)
+}
+
 /// `analyze` stopped by Ctrl-C while it decides a sample of completions
 /// says how many of the 100 planned it decided, in the verdict line and
 /// the sample's, and exits 3 (undecided), as its --help says.
@@ -602,16 +617,7 @@ fn analyze_stopped_by_ctrl_c_says_how_many_completions_it_decided() {
     ]);
     let (code, text) = interrupt_once(command, Duration::from_secs(4));
     assert_eq!(code, Some(3), "{text}");
-    let line = text
-        .lines()
-        .find(|l| l.starts_with("stopped by Ctrl-C: "))
-        .unwrap_or_else(|| panic!("{text}"));
-    let decided: usize = line["stopped by Ctrl-C: ".len()..]
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let (line, decided) = decided_before_ctrl_c(&text);
     assert!(decided < 100, "{line}");
     assert!(
         line.contains(" of 100 sampled completions decided"),

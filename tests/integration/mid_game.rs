@@ -4,8 +4,7 @@
 //! both ways in the share's interval and said so; the same answer on any
 //! number of threads; a stop by Ctrl-C says what was finished.
 
-use std::io::Read;
-use std::process::{Command as StdCommand, Stdio};
+use std::process::Command as StdCommand;
 use std::time::Duration;
 
 use assert_cmd::Command;
@@ -152,36 +151,11 @@ fn hint_says_its_undecided_completions_too() {
 /// the sample it decided, and exits 3, as its --help says.
 #[test]
 fn hint_stopped_by_ctrl_c_says_how_many_completions_it_decided() {
-    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_spider"))
-        .args(["hint", TWO_SUIT_77, "--samples", "5000", "-j", "1"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_secs(3));
-    let _ = StdCommand::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status();
-    let mut text = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut text)
-        .unwrap();
-    let code = child.wait().unwrap().code();
+    let mut command = StdCommand::new(env!("CARGO_BIN_EXE_spider"));
+    command.args(["hint", TWO_SUIT_77, "--samples", "5000", "-j", "1"]);
+    let (code, text) = super::companion::interrupt_once(command, Duration::from_secs(3));
     assert_eq!(code, Some(3), "{text}");
-    let line = text
-        .lines()
-        .find(|l| l.starts_with("stopped by Ctrl-C: "))
-        .unwrap_or_else(|| panic!("{text}"));
-    let decided: usize = line["stopped by Ctrl-C: ".len()..]
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let (line, decided) = super::companion::decided_before_ctrl_c(&text);
     assert!(decided < 5000, "{line}");
     assert!(
         line.contains(" of 5000 sampled completions decided"),
