@@ -97,7 +97,7 @@ impl WeightsFile {
             }
         }
         for odds in &file.odds {
-            if odds.weights.len() != super::lookahead::FEATURES + 1
+            if odds.weights.len() != super::odds::INPUTS + 1
                 || odds.weights.iter().any(|x| !x.is_finite())
                 || odds.tenths.len() != 10
             {
@@ -105,7 +105,7 @@ impl WeightsFile {
                     "the chance model of the {} player at {} suits needs {} finite weights and 10 tenths",
                     odds.player,
                     odds.suits,
-                    super::lookahead::FEATURES + 1
+                    super::odds::INPUTS + 1
                 ));
             }
         }
@@ -507,6 +507,18 @@ mod tests {
         let file = WeightsFile::parse(WEIGHTS_FILE).unwrap();
         assert_eq!(file.one_suit.len(), MOVE_FEATURES);
         assert!(!file.trained.is_empty(), "the file says how it was trained");
+        // A chance model for the default player of each suit count.
+        for (suits, player) in [(1, "hop"), (2, "lookahead"), (4, "hop")] {
+            assert!(file.odds.iter().any(|o| o.is_for(suits, player)));
+        }
+        let mut broken = file.clone();
+        broken.odds[0].weights.pop();
+        let text = serde_json::to_string(&broken).unwrap();
+        assert!(
+            WeightsFile::parse(&text)
+                .unwrap_err()
+                .contains("chance model")
+        );
         assert!(WeightsFile::parse("{}").is_err());
     }
 
