@@ -245,7 +245,7 @@ fn calibrate(args: &Args) -> anyhow::Result<ExitCode> {
 
 /// Recorded positions by suit count and player, with the games they come
 /// from.
-type ByPlayer = std::collections::BTreeMap<(usize, String), (Vec<odds::Sample>, u32)>;
+type ByPlayer = std::collections::BTreeMap<(usize, String), (Vec<odds::Sample>, Vec<String>)>;
 
 /// The blind games of `paths` with their moves, by suit count and player,
 /// as the positions their players met ([`odds::samples_of`]).
@@ -265,10 +265,13 @@ fn samples_by_player(paths: &[PathBuf]) -> anyhow::Result<ByPlayer> {
                 .blind
                 .as_ref()
                 .map_or(String::new(), |b| b.settings.player.clone());
-            let entry: &mut (Vec<odds::Sample>, u32) =
+            let entry: &mut (Vec<odds::Sample>, Vec<String>) =
                 groups.entry((record.suits.count(), player)).or_default();
             entry.0.extend(samples);
-            entry.1 += 1;
+            let name = path.display().to_string();
+            if !entry.1.contains(&name) {
+                entry.1.push(name);
+            }
             game += 1;
         }
     }
@@ -288,15 +291,13 @@ fn fit_odds(args: &Args) -> anyhow::Result<ExitCode> {
     super::output::check(&args.output, &inputs, args.force)?;
     let fitting = samples_by_player(&args.odds)?;
     let held = samples_by_player(&args.held_out)?;
-    let names = |paths: &[PathBuf]| {
-        paths
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let mut fitted = 0;
-    for ((suits, player), (samples, games)) in &fitting {
+    for ((suits, player), (samples, files)) in &fitting {
+        let games = samples
+            .iter()
+            .map(|s| s.game)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
         let model = odds::fit(
             *suits,
             player,
@@ -304,7 +305,7 @@ fn fit_odds(args: &Args) -> anyhow::Result<ExitCode> {
             format!(
                 "{} positions of {games} games of the {player} player at {suits} suit(s) in {}",
                 samples.len(),
-                names(&args.odds)
+                files.join(", ")
             ),
         );
         println!(

@@ -95,9 +95,9 @@ impl Odds {
         1.0 / (1.0 + (-z).exp())
     }
 
-    /// The chance that the player wins from what `view` shows, with the
-    /// 95 % interval of the share won by the fit's games that passed
-    /// positions shown in the same tenth.
+    /// The chance that the player wins from what `view` shows, with its
+    /// 95 % interval as a share of the fit's games that passed positions
+    /// shown in the same tenth (a Wilson interval over that many games).
     pub fn chance(&self, view: &View) -> Shown {
         self.chance_of(&counts_of(view))
     }
@@ -110,8 +110,10 @@ impl Odds {
             .get(tenth_of(chance))
             .copied()
             .unwrap_or_default();
-        let (low, high) =
-            wilson_interval(tenth.won as u64, tenth.games as u64, Z95).unwrap_or((0.0, 1.0));
+        // The chance as a share of the games that stand behind it: their
+        // number, not the positions (alike within a game), sizes it.
+        let won = (chance * tenth.games as f64).round() as u64;
+        let (low, high) = wilson_interval(won, tenth.games as u64, Z95).unwrap_or((0.0, 1.0));
         Shown {
             chance,
             low: low.min(chance),
