@@ -293,11 +293,7 @@ fn fit_odds(args: &Args) -> anyhow::Result<ExitCode> {
     let held = samples_by_player(&args.held_out)?;
     let mut fitted = 0;
     for ((suits, player), (samples, files)) in &fitting {
-        let games = samples
-            .iter()
-            .map(|s| s.game)
-            .collect::<std::collections::BTreeSet<_>>()
-            .len();
+        let (games, _) = odds::games_won(samples);
         let model = odds::fit(
             *suits,
             player,
@@ -319,14 +315,11 @@ fn fit_odds(args: &Args) -> anyhow::Result<ExitCode> {
             Reliability::of(&odds::points(&model, samples)).text()
         );
         if let Some((other, _)) = held.get(&(*suits, player.clone())) {
-            let outcomes: std::collections::BTreeMap<u32, bool> =
-                other.iter().map(|s| (s.game, s.won)).collect();
-            let other_won = outcomes.values().filter(|&&w| w).count();
+            let (other_games, other_won) = odds::games_won(other);
             let share = model.won as f64 / model.games.max(1) as f64;
             let constant: Vec<(f64, bool)> = other.iter().map(|s| (share, s.won)).collect();
             println!(
-                "held out: {} games ({other_won} won), {} positions; the chance shown:\n{}",
-                outcomes.len(),
+                "held out: {other_games} games ({other_won} won), {} positions; the chance shown:\n{}",
                 other.len(),
                 Reliability::of(&odds::points(&model, other)).text()
             );

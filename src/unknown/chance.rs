@@ -85,6 +85,11 @@ pub fn fit(points: &[(f32, bool)]) -> Vec<Step> {
         .collect()
 }
 
+/// The tenth a chance falls in: 0 for 0 to 10 %, ..., 9 for 90 to 100 %.
+pub fn tenth_of(p: f64) -> usize {
+    ((p * 10.0).floor() as usize).min(9)
+}
+
 /// One tenth of a [`Reliability`] table.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Tenth {
@@ -109,7 +114,7 @@ impl Reliability {
         let mut sums = [(0usize, 0.0f64, 0usize); 10];
         let mut brier = 0.0;
         for &(p, won) in points {
-            let bin = ((p * 10.0).floor() as usize).min(9);
+            let bin = tenth_of(p);
             sums[bin].0 += 1;
             sums[bin].1 += p;
             sums[bin].2 += won as usize;

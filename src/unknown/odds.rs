@@ -128,8 +128,16 @@ impl Odds {
     }
 }
 
-fn tenth_of(p: f64) -> usize {
-    ((p * 10.0).floor() as usize).min(9)
+use super::chance::tenth_of;
+
+/// The games `samples` come from, and how many of them were won.
+pub fn games_won(samples: &[Sample]) -> (u32, u32) {
+    let outcomes: std::collections::BTreeMap<u32, bool> =
+        samples.iter().map(|s| (s.game, s.won)).collect();
+    (
+        outcomes.len() as u32,
+        outcomes.values().filter(|&&w| w).count() as u32,
+    )
 }
 
 /// How many inputs the model weighs ([`inputs`]).
@@ -339,10 +347,7 @@ pub fn fit(suits: usize, player: &str, samples: &[Sample], fitted_on: String) ->
         games: 0,
         won: 0,
     };
-    let outcomes: std::collections::BTreeMap<u32, bool> =
-        samples.iter().map(|s| (s.game, s.won)).collect();
-    odds.games = outcomes.len() as u32;
-    odds.won = outcomes.values().filter(|&&w| w).count() as u32;
+    (odds.games, odds.won) = games_won(samples);
     // The games that passed positions of each tenth shown.
     let mut seen = vec![std::collections::BTreeMap::<u32, bool>::new(); 10];
     for s in samples {
