@@ -184,7 +184,8 @@ pub fn samples_of(record: &Record, game: u32) -> Result<Option<Vec<Sample>>, Str
         crate::batch::numbered_deal(record.source, record.number, record.suits, record.rules)
             .map_err(|e| e.to_string())?;
     let mut referee = Referee::new(&deal).map_err(|e| e.to_string())?;
-    let tokens = parse_moves(&blind.line).map_err(|e| e.to_string())?;
+    let tokens =
+        parse_moves(&blind.line).map_err(|e| format!("deal {}: its line: {e}", record.number))?;
     let mut out = Vec::with_capacity(tokens.len() + 1);
     for token in tokens {
         out.push(Sample {
