@@ -153,20 +153,7 @@ pub struct BlindSettings {
     /// written before there was one: none).
     #[serde(default)]
     pub check: usize,
-    /// Cards the lookahead player drew past each of its best lines (0, as
-    /// in files written before it did and by the other players: none).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub deeper: usize,
-    /// Rows the lookahead drew past each deal to choose how to leave the
-    /// piles before it (0, as in files written before it did and by the
-    /// rollout player: none).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub deal_look: usize,
     pub seed: u64,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 fn hop() -> String {

@@ -461,8 +461,6 @@ mod tests {
                 max_moves: 1000,
                 lookahead: 5000,
                 check: 0,
-                deeper: 0,
-                deal_look: 0,
                 seed: 1,
             },
             game_seed: None,

@@ -133,12 +133,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             || p.player_samples.is_some()
             || p.solve_positions.is_some()
             || p.lookahead != spider_analyzer::unknown::blind::DEFAULT_LOOKAHEAD
-            || p.check != spider_analyzer::unknown::blind::DEFAULT_CHECK
-            || p.deeper != spider_analyzer::unknown::blind::DEFAULT_DEEPER
-            || p.deal_look != spider_analyzer::unknown::blind::DEFAULT_DEAL_LOOK)
+            || p.check != spider_analyzer::unknown::blind::DEFAULT_CHECK)
     {
         anyhow::bail!(
-            "the blind player's flags (--player, --player-samples, --solve-positions, --lookahead, --check, --deeper, --deal-look) need --hidden"
+            "the blind player's flags (--player, --player-samples, --solve-positions, --lookahead, --check) need --hidden"
         );
     }
     if args.hidden {

@@ -37,8 +37,6 @@ fn kept(settings: &HiddenSettings) -> BlindSettings {
         } else {
             0
         },
-        deeper: settings.deeper,
-        deal_look: settings.deal_look,
         seed: settings.seed,
     }
 }
@@ -73,7 +71,7 @@ pub fn run(
     for record in existing.into_iter().filter(|r| config.includes(r)) {
         match &record.blind {
             Some(blind) if blind.settings != mine => anyhow::bail!(
-                "{}: deal {} was played blind with other settings (player {}, {}, {} positions, lookahead {}, check {}, deeper {}, deal look {}, at most {}, seed {}): give the same flags, or another results file",
+                "{}: deal {} was played blind with other settings (player {}, {}, {} positions, lookahead {}, check {}, at most {}, seed {}): give the same flags, or another results file",
                 output.map_or(String::new(), |p| p.display().to_string()),
                 record.number,
                 blind.settings.player,
@@ -84,8 +82,6 @@ pub fn run(
                     .map_or("no limit on".into(), |m| m.to_string()),
                 blind.settings.lookahead,
                 blind.settings.check,
-                blind.settings.deeper,
-                blind.settings.deal_look,
                 spider_analyzer::text::count(blind.settings.max_moves as u64, "move"),
                 blind.settings.seed
             ),
@@ -211,8 +207,6 @@ pub fn run(
                 "max_moves": settings.max_moves,
                 "lookahead": settings.lookahead,
                 "check": kept(settings).check,
-                "deeper": kept(settings).deeper,
-                "deal_look": kept(settings).deal_look,
                 "seed": settings.seed,
             },
             "deals": n,
@@ -292,7 +286,7 @@ pub fn run(
         }
         writeln!(
             out,
-            "settings             player {}, {} per decision, {} positions per solve, {}{}{}, at most {}, seed {} (--seed {} plays the same games)",
+            "settings             player {}, {} per decision, {} positions per solve, {}, at most {}, seed {} (--seed {} plays the same games)",
             settings.player,
             count(settings.samples as u64, "sample"),
             settings
@@ -302,14 +296,6 @@ pub fn run(
             match kept(settings).check {
                 0 => "no check".to_string(),
                 n => format!("{} a check", count(n as u64, "sample")),
-            },
-            match kept(settings).deeper {
-                0 => String::new(),
-                n => format!(", {} drawn past each line", count(n as u64, "card")),
-            },
-            match kept(settings).deal_look {
-                0 => String::new(),
-                n => format!(", {} drawn past each deal", count(n as u64, "row")),
             },
             count(settings.max_moves as u64, "move"),
             settings.seed,

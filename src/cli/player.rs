@@ -52,18 +52,6 @@ pub struct PlayerArgs {
     /// completions solved after each (0: no check).
     #[arg(long, value_name = "N", alias = "hidden-check", default_value_t = spider_analyzer::unknown::blind::DEFAULT_CHECK, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
     pub check: usize,
-    /// (lookahead, and hop's lookahead lines) Draw N cards for what each
-    /// of the lookahead's best lines to a card turns up, and play the line
-    /// that leaves the best next line on average (0: the lookahead's value
-    /// alone).
-    #[arg(long, value_name = "N", alias = "hidden-deeper", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEEPER, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
-    pub deeper: usize,
-    /// (lookahead, and hop's lookahead lines) When the lookahead's line
-    /// deals, draw N rows for the deal and leave the piles as the best of
-    /// the lookahead's five best arrangements before it by what the player
-    /// could do next on average (0: the lookahead's arrangement).
-    #[arg(long, value_name = "N", alias = "hidden-deal-look", default_value_t = spider_analyzer::unknown::blind::DEFAULT_DEAL_LOOK, value_parser = super::flags::whole_usize(0, super::flags::MAX_SAMPLES))]
-    pub deal_look: usize,
 }
 
 impl PlayerArgs {
@@ -91,8 +79,6 @@ impl PlayerArgs {
             max_moves,
             lookahead: self.lookahead,
             check: self.check,
-            deeper: self.deeper,
-            deal_look: self.deal_look,
             seed,
         }
     }

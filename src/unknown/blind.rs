@@ -67,11 +67,9 @@ use crate::game::{Move, Position};
 use crate::stats::Interval;
 
 pub use super::policy::{
-    Choice, DEFAULT_CHECK, DEFAULT_DEAL_LOOK, DEFAULT_DEEPER, DEFAULT_LOOKAHEAD, HiddenSettings,
-    Player, Policy, PolicyStats,
+    Choice, DEFAULT_CHECK, DEFAULT_LOOKAHEAD, HiddenSettings, Player, Policy, PolicyStats,
 };
 
-use super::deeper::Deeper;
 use super::hint::kind;
 use super::referee::Referee;
 use super::sample::{draw, won_after};
@@ -89,8 +87,6 @@ pub const CHECK_ROWS: usize = 1;
 pub const CHECK_LINES: usize = 3;
 /// Mixed into the seed of the check's draws.
 const CHECK_SEED: u64 = 0x0c4e_c6ed_ca4d_5eed;
-/// Mixed into the seed of the draws past a lookahead line's card.
-const DEEPER_SEED: u64 = 0xdee9_e55e_ed00_0001;
 
 /// The plans at least that must start with a move for [`Hop`] to play it
 /// (step 2 of the module docs): two at 4 suits, one otherwise. At 4 suits
@@ -322,9 +318,6 @@ pub struct Hop {
     /// The check's own draws, so that a check that keeps the plans' move
     /// leaves the plans' samples as they would be without it.
     check_rng: SplitMix64,
-    /// The draws of the look past a lookahead line's card, a stream of its
-    /// own for the same reason.
-    deeper_rng: SplitMix64,
     /// Winning lines of sampled completions that agree with every move
     /// played since they were found.
     plans: Vec<Vec<Move>>,
@@ -351,7 +344,6 @@ impl Hop {
         Hop {
             rng: SplitMix64::new(settings.seed),
             check_rng: SplitMix64::new(settings.seed ^ CHECK_SEED),
-            deeper_rng: SplitMix64::new(settings.seed ^ DEEPER_SEED),
             settings,
             plans: Vec::new(),
             drawn: 0,
@@ -561,13 +553,8 @@ impl Policy for Hop {
         if self.plans.is_empty() && self.settings.lookahead > 0 {
             // The position as seen, every hidden card XX: the lookahead
             // reads nothing else.
-            let line = super::deeper::best_line(
-                view,
-                self.settings.lookahead,
-                &self.seen,
-                Deeper::drawing(self.settings.deeper).past_deals(self.settings.deal_look),
-                &mut self.deeper_rng,
-            )?;
+            let line =
+                super::lookahead::best_line(&view.deal(), self.settings.lookahead, &self.seen)?;
             if let Some(line) = line
                 && !line.moves.is_empty()
                 && !leads_back(view, line.moves[0], &self.seen, &self.moved)
@@ -668,9 +655,8 @@ impl Policy for Hop {
 
 /// The player that plays the lookahead's line and nothing else: the
 /// moves that turn up nothing toward the best card to turn up
-/// ([`super::lookahead::best_line`] within `lookahead` positions; with
-/// `deeper` cards drawn, the line among the best few whose card leaves the
-/// best next line, [`super::deeper::best_line`]), no completion solved
+/// ([`super::lookahead::best_line`] within `lookahead` positions), no
+/// completion solved
 /// until every card has been seen; then the solver's winning line, when it
 /// finds one within the limits. [`Hop`] falls back on the same line when
 /// no sample is won; the studies compare the two.
@@ -678,15 +664,11 @@ impl Policy for Hop {
 pub struct Lookahead {
     settings: HiddenSettings,
     course: super::policy::Course,
-    /// The draws past a line's card. The player has no check, so they take
-    /// the check's stream.
-    rng: SplitMix64,
 }
 
 impl Lookahead {
     pub fn new(settings: HiddenSettings) -> Lookahead {
         Lookahead {
-            rng: SplitMix64::new(settings.seed ^ CHECK_SEED),
             settings,
             course: super::policy::Course::default(),
         }
@@ -707,12 +689,10 @@ impl Policy for Lookahead {
             self.course.plan.clear();
         }
         if self.course.plan.is_empty() {
-            let line = super::deeper::best_line(
-                view,
+            let line = super::lookahead::best_line(
+                &view.deal(),
                 self.settings.lookahead.max(1),
                 &self.course.seen,
-                Deeper::drawing(self.settings.deeper).past_deals(self.settings.deal_look),
-                &mut self.rng,
             )?;
             match line {
                 Some(line)

@@ -330,9 +330,6 @@ pub struct Lines {
     /// cards or runs, and breadth first the positions run out after three.
     /// One pile filled at a time, the next search reaches the deal.
     pub inner: Option<Line>,
-    /// The best lines that end by dealing, best first, as many as asked
-    /// of [`lines_and_deals`] (none of [`lines`]).
-    pub deals: Vec<Line>,
 }
 
 /// Searches, breadth first, every line of moves from `view` (a deal whose
@@ -344,18 +341,6 @@ pub fn lines(
     max_positions: usize,
     avoid: &HashSet<u128>,
 ) -> Result<Lines, ShapeError> {
-    lines_and_deals(view, max_positions, avoid, 0)
-}
-
-/// [`lines`], keeping besides the best `deals` lines that end by dealing,
-/// each from another position (another arrangement of the piles before
-/// the deal).
-pub fn lines_and_deals(
-    view: &Deal,
-    max_positions: usize,
-    avoid: &HashSet<u128>,
-    deals: usize,
-) -> Result<Lines, ShapeError> {
     let game = Game::new(view)?;
     let start = game.start().clone();
     // Every position reached, with its parent and the move from it.
@@ -366,8 +351,6 @@ pub fn lines_and_deals(
     // node, move), in the order the ways were first found.
     let mut leaves: Vec<(u32, (i32, usize, u32, Move))> = Vec::new();
     let mut found = 0usize;
-    // The lines to a deal: (value, order found, node).
-    let mut to_deal: Vec<(i32, usize, u32)> = Vec::new();
     // Only a position better than the start is worth a line that turns
     // up nothing: anything else wanders.
     let mut best_inner: Option<(i32, u32)> = None;
@@ -398,16 +381,12 @@ pub fn lines_and_deals(
                 return Ok(Lines {
                     leaves: vec![line],
                     inner: None,
-                    deals: Vec::new(),
                 });
             }
             if !step.reveals.is_empty() {
                 let value = value(&step.position, suits) + reveal_bonus(&step.position, &ranks);
                 let way = step.reveals.places();
                 found += 1;
-                if deals > 0 && mv == Move::Deal {
-                    to_deal.push((value, found, at));
-                }
                 match leaves.iter_mut().find(|(w, _)| *w == way) {
                     // Strictly better only: the first (shortest) line wins ties.
                     Some((_, best)) if value > best.0 => *best = (value, found, at, mv),
@@ -440,16 +419,6 @@ pub fn lines_and_deals(
             queue.push_back(index);
         }
     }
-    to_deal.sort_by_key(|&(value, order, _)| (std::cmp::Reverse(value), order));
-    to_deal.truncate(deals);
-    let deals = to_deal
-        .into_iter()
-        .map(|(value, _, at)| Line {
-            moves: line_to(&tree, at, Some(Move::Deal)),
-            value,
-            turns_up: true,
-        })
-        .collect();
     if leaves.is_empty() && best_inner.is_none() {
         // Nothing to turn up and nothing better: fill the empty piles the
         // deal waits for (see [`Lines::inner`]).
@@ -471,7 +440,6 @@ pub fn lines_and_deals(
             value,
             turns_up: false,
         }),
-        deals,
     })
 }
 

@@ -17,14 +17,12 @@
 //!   [`playout`] trained by [`train`];
 //! - [`odds`]: the chance shown to a player, fitted on the player's own
 //!   recorded games, and [`chance`]: the search player's calibration;
-//! - [`lookahead`]: the search of the moves that turn up nothing, and
-//!   [`deeper`]: a look past the card a line turns up, by drawn cards.
+//! - [`lookahead`]: the search of the moves that turn up nothing.
 
 pub mod blind;
 pub mod chance;
 pub mod completions;
 mod decided;
-pub mod deeper;
 pub mod hint;
 pub mod lookahead;
 pub mod odds;

@@ -219,27 +219,6 @@ pub const DEFAULT_CHECK: usize = 10;
 /// 43 and 2, at about a tenth of a second a search.
 pub const DEFAULT_LOOKAHEAD: usize = 50_000;
 
-/// The cards drawn for what each of the lookahead's best lines turns up,
-/// to look past it ([`super::deeper`]), at default settings
-/// (`--hidden-deeper`, `--deeper`): none, the lookahead's rule of thumb
-/// alone. Measured (docs/unknown-cards.md), 4 cards left the lookahead
-/// player 1.6 ± 1.5 fewer cards face down at the end on PySol 2001..2100
-/// (9 games won against 7) but none fewer on the report's PySol 101..200
-/// (5 against 7) nor at 2 suits, at twice the seconds: a look that is no
-/// proven gain is not played unasked.
-pub const DEFAULT_DEEPER: usize = 0;
-
-/// The rows drawn past a deal to choose how to leave the piles before it
-/// ([`super::deeper::DEAL_LINES`] arrangements weighed), at default
-/// settings (`--hidden-deal-look`, `--deal-look`): none. Measured
-/// (docs/unknown-cards.md), 8 rows left the lookahead player at 5,000
-/// positions 0.42 ± 0.36 fewer cards face down at the end on PySol
-/// 2001..2600 (7 games won against 3), but HOP with it won 11 of the
-/// report's PySol 101..200 against 10, with no fewer cards face down, and
-/// the lookahead player at 2 suits 56 of own 2001..2100 against 57: a look
-/// that is no proven gain is not played unasked.
-pub const DEFAULT_DEAL_LOOK: usize = 0;
-
 /// How the hidden player plays.
 #[derive(Clone, Debug)]
 pub struct HiddenSettings {
@@ -261,16 +240,6 @@ pub struct HiddenSettings {
     /// against the lookahead's lines to a card on this many sampled
     /// completions (0: no check).
     pub check: usize,
-    /// [`Player::Lookahead`], and [`Player::Hop`] when it plays the
-    /// lookahead's line: cards drawn for what each of the lookahead's best
-    /// lines turns up, to choose among them by what the player could do
-    /// next ([`super::deeper`]; 0: by the lookahead's value alone).
-    pub deeper: usize,
-    /// [`Player::Lookahead`], and [`Player::Hop`] when it plays the
-    /// lookahead's line: when that line deals, rows drawn past the deal to
-    /// choose among the lookahead's best arrangements of the piles before
-    /// it ([`super::deeper`]; 0: the lookahead's arrangement).
-    pub deal_look: usize,
     /// Seeds the samples of the game (with the deal's number mixed in by
     /// the caller, so each game has its own).
     pub seed: u64,
@@ -282,7 +251,7 @@ impl Default for HiddenSettings {
     /// sets per thread): HOP, 3 samples a decision, 100,000 positions a
     /// solve (the default at 1 and 2 suits; the command line takes
     /// [`default_solve_positions`] for the deal's suits), 1000 moves, a lookahead of 50,000 positions, 10 samples a
-    /// check, no card drawn past a line ([`DEFAULT_DEEPER`]), seed 1.
+    /// check, seed 1.
     fn default() -> HiddenSettings {
         HiddenSettings {
             player: Player::Hop,
@@ -295,8 +264,6 @@ impl Default for HiddenSettings {
             max_moves: 1000,
             lookahead: DEFAULT_LOOKAHEAD,
             check: DEFAULT_CHECK,
-            deeper: DEFAULT_DEEPER,
-            deal_look: DEFAULT_DEAL_LOOK,
             seed: 1,
         }
     }

@@ -30,10 +30,6 @@ fn settings(seed: u64) -> HiddenSettings {
         max_moves: 150,
         lookahead: 2_000,
         check: spider_analyzer::unknown::blind::DEFAULT_CHECK,
-        // The looks past a line's card and past a deal on: the no-peeking
-        // tests cover them too.
-        deeper: 4,
-        deal_look: 4,
         seed,
     }
 }
@@ -597,20 +593,20 @@ fn batch_hidden_writes_a_results_file_and_resumes_it() {
     );
 }
 
-/// The look past the deal, asked of `batch --hidden`, is kept in the
-/// results file with the game and printed in the summary; the same study
-/// without it is refused, naming it; and `spider play --blind
-/// --deal-look` with the game's seed plays the study's game again.
+/// The lookahead's budget asked of `batch --hidden` is kept in the
+/// results file with the game; the same study with another is refused,
+/// naming it; and `spider play --blind --lookahead` with the game's seed
+/// plays the study's game again.
 #[test]
-fn the_look_past_the_deal_is_kept_with_the_game_and_replayed_by_play() {
+fn the_players_settings_are_kept_with_the_game_and_replayed_by_play() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("blind.jsonl");
     let run = |look: &str| {
         spider()
             .args(["batch", "--hidden", "--pysol", "3..3"])
-            .args(["--hidden-player", "lookahead", "--hidden-lookahead", "3000"])
+            .args(["--hidden-player", "lookahead"])
             .args([
-                "--hidden-deal-look",
+                "--hidden-lookahead",
                 look,
                 "--max-positions",
                 "1",
@@ -622,18 +618,16 @@ fn the_look_past_the_deal_is_kept_with_the_game_and_replayed_by_play() {
             .output()
             .unwrap()
     };
-    let first = run("3");
+    let first = run("3000");
     assert!(matches!(first.status.code(), Some(0 | 1)), "{first:?}");
-    let stdout = String::from_utf8(first.stdout).unwrap();
-    assert!(stdout.contains("3 rows drawn past each deal"), "{stdout}");
     let text = std::fs::read_to_string(&out).unwrap();
     let record: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
     let blind = &record["blind"];
-    assert_eq!(blind["settings"]["deal_look"], 3, "{text}");
-    let refused = run("0");
+    assert_eq!(blind["settings"]["lookahead"], 3000, "{text}");
+    let refused = run("2000");
     assert_eq!(refused.status.code(), Some(2), "{refused:?}");
     let stderr = String::from_utf8(refused.stderr).unwrap();
-    assert!(stderr.contains("deal look 3"), "{stderr}");
+    assert!(stderr.contains("lookahead 3000"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
     let deal = dir.path().join("p3.yaml");
     let yaml = spider().args(["deal", "--pysol", "3"]).output().unwrap();
@@ -642,22 +636,22 @@ fn the_look_past_the_deal_is_kept_with_the_game_and_replayed_by_play() {
     let play = |look: &str| {
         let out = spider()
             .args(["play", "--blind", "--json", "--player", "lookahead"])
-            .args(["--lookahead", "3000", "--deal-look", look, "--seed", &seed])
+            .args(["--lookahead", look, "--seed", &seed])
             .arg(&deal)
             .output()
             .unwrap();
         serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
     };
-    let game = play("3");
+    let game = play("3000");
     assert_eq!(game["won"], blind["won"]);
     assert_eq!(game["moves"], blind["moves"]);
     assert_eq!(game["face_down_left"], blind["face_down_left"]);
-    // The look changes the game: without it, another line of moves.
+    // The budget changes the game: with another, another line of moves.
     let moves = |game: &serde_json::Value| -> Vec<String> {
         let log = game["log"].as_array().unwrap();
         log.iter().map(|m| m["move"].to_string()).collect()
     };
-    assert_ne!(moves(&play("0")), moves(&game));
+    assert_ne!(moves(&play("2000")), moves(&game));
 }
 
 /// A deal whose card completes a run uncovers one more card: the view asks

@@ -659,8 +659,6 @@ fn the_blind_players_flags_and_the_seed_read_the_same_in_every_command() {
         "--solve-positions <N>",
         "--lookahead <N>",
         "--check <N>",
-        "--deeper <N>",
-        "--deal-look <N>",
     ] {
         // Same words after the flag (the column may differ).
         let words = |text: &str| flag_line(text, flag)[flag.len()..].trim().to_string();
