@@ -217,7 +217,7 @@ pub(crate) fn what_chances_mean(suits: SuitCount, player: Player) -> String {
         };
     }
     let won_blind = match suits {
-        SuitCount::One => 89,
+        SuitCount::One => 88,
         SuitCount::Two => 62,
         SuitCount::Four => 15,
     };

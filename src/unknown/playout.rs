@@ -507,8 +507,8 @@ mod tests {
         let file = WeightsFile::parse(WEIGHTS_FILE).unwrap();
         assert_eq!(file.one_suit.len(), MOVE_FEATURES);
         assert!(!file.trained.is_empty(), "the file says how it was trained");
-        // A chance model for the default player of each suit count.
-        for (suits, player) in [(1, "hop"), (2, "lookahead"), (4, "hop")] {
+        // A chance model for the default player of each suit count, and HOP's at 1 suit.
+        for (suits, player) in [(1, "lookahead"), (1, "hop"), (2, "lookahead"), (4, "hop")] {
             assert!(file.odds.iter().any(|o| o.is_for(suits, player)));
         }
         let mut broken = file.clone();

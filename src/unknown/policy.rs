@@ -121,11 +121,11 @@ impl Course {
 #[serde(rename_all = "lowercase")]
 pub enum Player {
     /// [`super::blind::Hop`]: hindsight optimisation, every sample solved with its cards
-    /// known. The default at 1 and 4 suits ([`Player::default_for`]), and
+    /// known. The default at 4 suits ([`Player::default_for`]), and
     /// the only one whose chances are shares of winnable samples.
     Hop,
     /// [`super::blind::Lookahead`]: the lookahead alone (the line to the best reveal),
-    /// no sample. The default at 2 suits.
+    /// no sample. The default at 1 and 2 suits.
     Lookahead,
     /// [`super::search::Search`]: the search over the reveals, candidate
     /// lines weighed by playouts of the learned fast policy.
@@ -139,12 +139,16 @@ impl Player {
     /// 164 of 300 games against HOP's 144 over three ranges of deals (the
     /// report's own 101..200, 55 against 49; the tuning range 1001..1100,
     /// 52 against 50; own 2001..2100, 57 against 45), in half the seconds.
-    /// At 1 suit HOP (88 of 100 report games against 83), and at 4 suits
-    /// HOP (10 of 100 against 7).
+    /// At 1 suit the lookahead player too, since its value was learned:
+    /// game by game against HOP, 193 of own 41001..41100 and 42001..42100
+    /// against 179 (18 and 4 games only one won), and on the report's own
+    /// 101..200 and own 9001..9100 (chosen before, not after) as many
+    /// within a game or two, in half HOP's CPU. At 4 suits HOP (10 of
+    /// 100 against 7).
     pub fn default_for(suits: SuitCount) -> Player {
         match suits {
-            SuitCount::Two => Player::Lookahead,
-            SuitCount::One | SuitCount::Four => Player::Hop,
+            SuitCount::One | SuitCount::Two => Player::Lookahead,
+            SuitCount::Four => Player::Hop,
         }
     }
 
@@ -303,13 +307,14 @@ impl HiddenSettings {
 mod tests {
     use super::*;
 
-    /// The defaults a study plays at each suit count: HOP within 100,000
-    /// positions a solve at 1 suit, the lookahead player at 2, HOP within
-    /// 50,000 at 4; everything else as [`HiddenSettings::default`].
+    /// The defaults a study plays at each suit count: the lookahead player
+    /// at 1 and 2 suits (its solves, once every card is seen, within
+    /// 100,000 positions), HOP within 50,000 a solve at 4; everything else
+    /// as [`HiddenSettings::default`].
     #[test]
     fn the_settings_for_each_suit_count_are_the_studys_defaults() {
         for (suits, player, positions) in [
-            (SuitCount::One, Player::Hop, 100_000),
+            (SuitCount::One, Player::Lookahead, 100_000),
             (SuitCount::Two, Player::Lookahead, 100_000),
             (SuitCount::Four, Player::Hop, 50_000),
         ] {

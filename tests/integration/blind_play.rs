@@ -441,9 +441,13 @@ fn live(stdin: &str) -> (Option<i32>, String) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("one.yaml");
     std::fs::write(&path, ONE_HIDDEN).unwrap();
+    // HOP, named: the dialogues are scripted for its moves (at 1 suit the
+    // default is the lookahead player).
     let output = spider()
         .args([
             "play",
+            "--player",
+            "hop",
             "--samples",
             "2",
             "--max-positions",
@@ -784,6 +788,8 @@ removed: [S, S, S, S, S]
     let output = spider()
         .args([
             "play",
+            "--player",
+            "hop",
             "--samples",
             "2",
             "--max-positions",
@@ -816,13 +822,13 @@ removed: [S, S, S, S, S]
 }
 
 /// With no player named, `batch --hidden` plays the lookahead player at 2
-/// suits and HOP at 1 and 4 (`Player::default_for`), and the results file
+/// and 1 suits and HOP at 4 (`Player::default_for`), and the results file
 /// keeps which; naming one overrides it.
 #[test]
 fn the_default_blind_player_depends_on_the_suits() {
     let dir = tempfile::tempdir().unwrap();
     for (suits, named, expected) in [
-        ("1", None, "hop"),
+        ("1", None, "lookahead"),
         ("2", None, "lookahead"),
         ("4", None, "hop"),
         ("2", Some("hop"), "hop"),
@@ -922,7 +928,7 @@ fn the_share_play_gives_for_the_default_player_is_the_report_studys() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
     for (suits, file) in [
-        (SuitCount::One, "blind-1-suit-101-200-hop.jsonl"),
+        (SuitCount::One, "blind-1-suit-101-200-lookahead.jsonl"),
         (SuitCount::Two, "blind-2-suit-101-200-lookahead.jsonl"),
         (SuitCount::Four, "blind-pysol-101-200-hop.jsonl"),
     ] {
@@ -1118,7 +1124,7 @@ fn a_blind_win_is_said_once() {
     let path = dir.path().join("one.yaml");
     std::fs::write(&path, ONE_HIDDEN.replace("[XX]", "[AS]")).unwrap();
     let output = spider()
-        .args(["play", "--blind", "-j", "1"])
+        .args(["play", "--blind", "--player", "hop", "-j", "1"])
         .arg(&path)
         .output()
         .unwrap();
@@ -1170,7 +1176,7 @@ fn the_shipped_chances_are_train_odds_fits_and_beat_one_chance_for_all() {
         })
         .collect();
     // Per suit count: in-sample, held out, and one chance for all held out.
-    assert_eq!(briers.len(), 9, "{stdout}");
+    assert_eq!(briers.len(), 12, "{stdout}");
     for three in briers.chunks(3) {
         assert!(three[1] < three[2], "{stdout}");
     }
@@ -1193,13 +1199,15 @@ fn the_shipped_chances_are_train_odds_fits_and_beat_one_chance_for_all() {
 
 /// The recorded games the shipped chances are fitted on, and those they
 /// are checked on (`results/blind/`).
-const ODDS_FIT: [&str; 3] = [
+const ODDS_FIT: [&str; 4] = [
     "results/blind/odds-1-suit-41001-41100.jsonl",
+    "results/blind/odds-1-suit-lookahead-41001-41100.jsonl",
     "results/blind/odds-2-suit-41001-41100.jsonl",
     "results/blind/odds-pysol-21001-21100.jsonl",
 ];
-const ODDS_HELD_OUT: [&str; 3] = [
+const ODDS_HELD_OUT: [&str; 4] = [
     "results/blind/odds-1-suit-42001-42100.jsonl",
+    "results/blind/odds-1-suit-lookahead-42001-42100.jsonl",
     "results/blind/odds-2-suit-42001-42100.jsonl",
     "results/blind/odds-pysol-22001-22100.jsonl",
 ];

@@ -41,6 +41,7 @@ pub fn suits(suits: u64) -> SuitCount {
 /// Own deal `number` of `suits` suits and the settings of its game in the
 /// study: the default player for the suits (`PLAYER=hop`, `lookahead` or
 /// `rollout` names another) at its default budgets.
+#[allow(dead_code)] // each example includes this module; not every one plays a study game
 pub fn game(suits: SuitCount, number: u64) -> (Deal, HiddenSettings) {
     let defaults = HiddenSettings::for_suits(suits);
     let settings = HiddenSettings {
