@@ -270,7 +270,27 @@ fn the_hint_puts_the_only_winning_move_first() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
-            "move to play now: 6-5/1  (4♥ from pile 6 onto 5♠ on pile 5)\n  a win starts with it in 6 of 6 sampled completions: 100.0 % (6 of 6; 95 % CI 61.0–100.0 %)",
+            "move to play now: 6-5/1  (4♥ from pile 6 onto 5♠ on pile 5)\n  a win starts with it in 100.0 % (6 of 6; 95 % CI 61.0–100.0 %) of the sampled completions",
+        ))
+        // Each move's share in its column with its interval said the same
+        // way, its counts beside it.
+        .stdout(predicate::str::contains(
+            "   1. 6-5/1       6 of 6    100 % (95 % CI 61–100 %)  4♥ from pile 6",
+        ))
+        .stdout(predicate::str::contains(
+            "   2. 10-5/1      0 of 6    0 % (95 % CI 0–39 %)      4♠ from pile 10",
+        ));
+    // Over every completion the share is exact: no interval.
+    spider()
+        .arg("hint")
+        .arg(&file)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "  a win starts with it in 100.0 % (2 of 2) of the completions\n",
+        ))
+        .stdout(predicate::str::contains(
+            "   1. 6-5/1       2 of 2    100 %  4♥ from pile 6",
         ));
     // analyze --hint gives the same move.
     spider()
