@@ -338,15 +338,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "--hint needs the completions of the XX cards decided (the deal must be consistent, without --no-completions or --samples 0)"
             ),
         };
-        let hint = super::hint::try_moves(
-            &pool,
-            &deal,
-            &decided,
-            hint::Method::Verify,
-            &for_samples(&limits, decided.is_sample(), args.sample_max_positions),
-            &cancel,
-            &|words| log.note(&format!("hint: {words}")),
-        )?;
+        let hint = pool.install(|| {
+            super::hint::try_moves(
+                &deal,
+                &decided,
+                hint::Method::Verify,
+                &for_samples(&limits, decided.is_sample(), args.sample_max_positions),
+                &cancel,
+                &|words| log.note(&format!("hint: {words}")),
+            )
+        })?;
         Some(hint)
     } else {
         None

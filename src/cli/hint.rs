@@ -161,7 +161,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Method::Verify
     };
-    let hint = try_moves(&pool, &deal, &decided, method, &limits, &cancel, &|_| {})?;
+    let hint = pool.install(|| try_moves(&deal, &decided, method, &limits, &cancel, &|_| {}))?;
     let spinner = super::spinner();
     // The move itself is the blind player's (the same policy as `spider
     // play` and `batch --hidden`) when the file shows what a player sees:
@@ -289,12 +289,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Each legal move tried in each winnable completion of `decided`
-/// ([`hint::hint`]) on `pool`, with a bar on standard error (hidden when
-/// it is not a terminal): the moves tried of the moves, in how many
+/// ([`hint::hint`]) on the current rayon pool, with a bar on standard
+/// error (hidden when it is not a terminal): the moves tried of the moves, in how many
 /// winnable completions, and the tries (a move in a completion) done.
 /// `note`: the same words, for a log.
 pub(crate) fn try_moves(
-    pool: &rayon::ThreadPool,
     deal: &spider_analyzer::deal::Deal,
     decided: &Decided,
     method: Method,
@@ -327,8 +326,7 @@ pub(crate) fn try_moves(
         note(&format!("{words}, {} of {} tries", t.done, t.planned));
         bar.set_message(words);
     };
-    let hint =
-        pool.install(|| hint::hint_with_progress(deal, decided, method, limits, cancel, &on_try));
+    let hint = hint::hint_with_progress(deal, decided, method, limits, cancel, &on_try);
     bar.finish_and_clear();
     Ok(hint?)
 }
