@@ -55,7 +55,7 @@ pub struct Args {
     #[arg(long, default_value_t = LINE_POSITIONS, value_parser = super::flags::whole_usize(1, 1_000_000))]
     pub budget: usize,
     /// Seed of the draws (the same seed writes the same weights).
-    #[arg(long, default_value = "1")]
+    #[arg(long, default_value = "1", value_parser = super::flags::whole(0, u64::MAX))]
     pub seed: u64,
     /// Start from the lookahead's value instead of the shipped weights.
     #[arg(long)]
