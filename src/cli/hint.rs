@@ -70,6 +70,11 @@ pub struct Args {
     /// Print the hint as JSON.
     #[arg(long)]
     json: bool,
+    /// When standard error is not a terminal, write how far the hint has
+    /// got there every SECONDS (0: never), as `analyze` does; a terminal
+    /// shows it in a bar.
+    #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = super::flags::time_limit)]
+    progress_every: super::flags::TimeLimit,
     /// The blind player whose move is the move to play now (the same as
     /// `spider play`'s; its own budgets, not --samples and
     /// --max-positions, which size the list of shares).
@@ -128,7 +133,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let on_done = |_: &Completion| bar.inc(1);
+    let log = super::ProgressLog::new(args.progress_every.0);
+    let on_done = |_: &Completion| {
+        bar.inc(1);
+        log.note(&format!("{} of {size} completions solved", bar.position()));
+    };
     // A sample's solves: the smaller position budget.
     let limits = super::budget::for_samples(&limits, sampled, args.sample_max_positions);
     let decided = pool.install(|| {
@@ -161,7 +170,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Method::Verify
     };
-    let hint = pool.install(|| try_moves(&deal, &decided, method, &limits, &cancel, &|_| {}))?;
+    let hint = pool.install(|| {
+        try_moves(&deal, &decided, method, &limits, &cancel, &|words| {
+            log.note(&words)
+        })
+    })?;
     let spinner = super::spinner();
     // The move itself is the blind player's (the same policy as `spider
     // play` and `batch --hidden`) when the file shows what a player sees:
