@@ -172,7 +172,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let hint = pool.install(|| {
         try_moves(&deal, &decided, method, &limits, &cancel, &|words| {
-            log.note(&words)
+            log.note(words)
         })
     })?;
     let spinner = super::spinner();
