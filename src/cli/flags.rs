@@ -207,10 +207,11 @@ pub fn whole_usize(
 /// A PySol game number, 0 to 10^20 (PySolFC's own range): anything else
 /// is refused naming the range, as by [`whole`].
 pub fn game_number(text: &str) -> Result<u128, String> {
-    let range = "expected a PySol game number from 0 to 10^20";
+    use spider_analyzer::deal::pysol::MAX_GAME;
+    let range = format!("expected a PySol game number from 0 to {MAX_GAME}");
     let value =
         parse_whole(text).ok_or_else(|| format!("`{text}` is not a whole number; {range}"))?;
-    if value <= 10u128.pow(20) {
+    if value <= MAX_GAME {
         Ok(value)
     } else {
         Err(format!("`{text}` is out of range; {range}"))

@@ -487,11 +487,11 @@ fn numbers_out_of_range_name_the_flag_and_range() {
         // A PySol game number, in `deal` and `play` alike.
         (
             &["deal", "--pysol", "-1"],
-            "spider: error: invalid value '-1' for '--pysol <N>': `-1` is not a whole number; expected a PySol game number from 0 to 10^20\n",
+            "spider: error: invalid value '-1' for '--pysol <N>': `-1` is not a whole number; expected a PySol game number from 0 to 100000000000000000000\n",
         ),
         (
             &["play", "--pysol", "100000000000000000001"],
-            "spider: error: invalid value '100000000000000000001' for '--pysol <N>': `100000000000000000001` is out of range; expected a PySol game number from 0 to 10^20\n",
+            "spider: error: invalid value '100000000000000000001' for '--pysol <N>': `100000000000000000001` is out of range; expected a PySol game number from 0 to 100000000000000000000\n",
         ),
         // `play`'s seed and move limit as every command's.
         (
