@@ -258,6 +258,12 @@ fn the_hint_puts_the_only_winning_move_first() {
         moves.iter().map(row).collect::<Vec<_>>(),
         [("6-5/1".to_string(), 2, 2), ("10-5/1".to_string(), 0, 2)]
     );
+    // Both completions start their wins with 6-5/1, so 10-5/1 is tried in
+    // each: 2 tries, every one finished, both moves tried.
+    assert_eq!(
+        json["hint"]["tries"],
+        serde_json::json!({"done": 2, "planned": 2, "moves_done": 2, "moves": 2})
+    );
     // The losing move is the one the tie-breaks prefer: only the shares
     // put the winning move first.
     assert_eq!(moves[1]["kind"], "turns-up-and-builds");
