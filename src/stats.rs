@@ -45,6 +45,41 @@ pub fn share_text(count: u64, of: u64, share: f64, low: f64, high: f64) -> Strin
     )
 }
 
+/// The same share in a table's column, whose counts stand in the column
+/// beside it: `55 % (95 % CI 48–61 %)`.
+pub fn share_column(share: f64, low: f64, high: f64) -> String {
+    format!(
+        "{:.0} % (95 % CI {:.0}–{:.0} %)",
+        share * 100.0,
+        low * 100.0,
+        high * 100.0
+    )
+}
+
+/// A share of every case there is, not of a sample, so exact and without
+/// an interval: `12.5 % (3 of 24)`.
+pub fn exact_share_text(count: u64, of: u64) -> String {
+    let share = if of == 0 {
+        0.0
+    } else {
+        count as f64 / of as f64
+    };
+    format!("{:.1} % ({count} of {of})", share * 100.0)
+}
+
+/// A model's estimate of a chance, with its 95 % interval in the words of
+/// [`share_text`] and what it stands on (`from`, left out when empty):
+/// `about 54 % (95 % CI 43–64 %; from 80 recorded games)`.
+pub fn estimate_text(chance: f64, low: f64, high: f64, from: &str) -> String {
+    format!(
+        "about {:.0} % (95 % CI {:.0}–{:.0} %{}{from})",
+        chance * 100.0,
+        low * 100.0,
+        high * 100.0,
+        if from.is_empty() { "" } else { "; " }
+    )
+}
+
 /// A share with its 95 % Wilson interval.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Interval {
@@ -130,6 +165,16 @@ mod tests {
         assert_eq!(
             Interval::of(109, 200).unwrap().to_string(),
             "54.5 % (109 of 200; 95 % CI 47.6–61.3 %)"
+        );
+        assert_eq!(share_column(0.553, 0.476, 0.613), "55 % (95 % CI 48–61 %)");
+        assert_eq!(exact_share_text(3, 24), "12.5 % (3 of 24)");
+        assert_eq!(
+            estimate_text(0.54, 0.43, 0.64, "from 80 recorded games"),
+            "about 54 % (95 % CI 43–64 %; from 80 recorded games)"
+        );
+        assert_eq!(
+            estimate_text(0.54, 0.43, 0.64, ""),
+            "about 54 % (95 % CI 43–64 %)"
         );
         let half = Interval::of(50, 100).unwrap();
         assert!((half.low - 0.4038).abs() < 1e-3 && (half.high - 0.5962).abs() < 1e-3);

@@ -327,6 +327,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
+    // Ctrl-C before the moves' tries of --hint, or only during them.
+    let stopped_in_sample = cancel.load(Ordering::Relaxed);
     // With no XX card the deal itself is the one completion to hint from.
     let hint = if args.hint {
         let decided = match &decided {
@@ -336,31 +338,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "--hint needs the completions of the XX cards decided (the deal must be consistent, without --no-completions or --samples 0)"
             ),
         };
-        let spinner = super::spinner();
-        spinner.set_message("hint: trying every legal move in every winnable completion");
         let hint = pool.install(|| {
-            hint::hint(
+            super::hint::try_moves(
                 &deal,
                 &decided,
                 hint::Method::Verify,
                 &for_samples(&limits, decided.is_sample(), args.sample_max_positions),
                 &cancel,
+                &|words| log.note(&format!("hint: {words}")),
             )
         })?;
-        spinner.finish_and_clear();
         Some(hint)
     } else {
         None
     };
     let headline = Headline::new(&analysis, decided.as_ref());
+    let planned = if decide_all {
+        sample::approximate(&count)
+    } else {
+        args.samples.to_string()
+    };
     // Ctrl-C while the completions were decided: how many of how many.
     let stopped = match &decided {
-        Some(decided) if cancel.load(Ordering::Relaxed) => {
-            let planned = if decide_all {
-                sample::approximate(&count)
-            } else {
-                args.samples.to_string()
-            };
+        Some(decided) if stopped_in_sample => {
             let cut = decided
                 .completions
                 .iter()
@@ -383,6 +383,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         _ => None,
     };
+    // Ctrl-C while --hint tried each move: the completions all decided.
+    let stopped_in_hint = match &hint {
+        Some(hint) if !stopped_in_sample && cancel.load(Ordering::Relaxed) => {
+            Some(super::hint::stopped_while_trying(
+                &match &decided {
+                    Some(d) if d.is_sample() => format!("{planned} sampled completions"),
+                    Some(_) => format!("{planned} completions"),
+                    None => "deal itself (no XX card)".to_string(),
+                },
+                hint.tries,
+            ))
+        }
+        _ => None,
+    };
+    let stopped = stopped.or(stopped_in_hint);
 
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -419,7 +434,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             super::completions::print_completions(
                 &mut out,
                 decided,
-                stopped.as_deref(),
+                stopped.as_deref().filter(|_| stopped_in_sample),
                 sample_limits.max_positions,
                 args.lines,
             )?;
@@ -443,6 +458,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         if let Some(hint) = &hint {
             writeln!(out)?;
+            if let Some(stopped) = stopped.as_deref().filter(|_| !stopped_in_sample) {
+                writeln!(out, "{stopped}")?;
+            }
             super::hint::print_hint(
                 &mut out,
                 hint,

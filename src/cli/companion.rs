@@ -594,7 +594,10 @@ impl Companion<'_> {
         let candidates = spider_analyzer::deal::check::check(&deal).candidates();
         let samples = 30;
         let seed = self.seed ^ (state.history.len() as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d);
-        writeln!(state.out, "  solving {samples} sampled completions…")?;
+        writeln!(
+            state.out,
+            "  solving {samples} sampled completions, then each legal move in each winnable one…"
+        )?;
         state.out.flush()?;
         let decided = sample::decide_sample(
             &deal,
@@ -605,12 +608,16 @@ impl Companion<'_> {
             cancel,
             &|_| {},
         )?;
-        let list = hint::hint(
+        // Every legal move tried in every winnable completion, as `spider
+        // hint` does: a share is the move's, not only that of the first
+        // move of the one line the solver found.
+        let list = super::hint::try_moves(
             &deal,
             &decided,
-            hint::Method::FirstMoves,
+            hint::Method::Verify,
             &self.settings.limits,
             cancel,
+            &|_| {},
         )?;
         if cancel.load(Ordering::Relaxed) {
             let _ = state.interrupted("while the hint's completions were solved");

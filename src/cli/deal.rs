@@ -23,7 +23,7 @@ pub struct Args {
     #[arg(long, value_name = "N", value_parser = super::flags::whole(0, u64::MAX))]
     number: Option<u64>,
     /// PySol(FC) game N of 4-suit Spider (0 to 10^20).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::flags::game_number)]
     pysol: Option<u128>,
     /// Number of suits: 1, 2 or 4 (PySol numbers are 4-suit only).
     #[arg(long, value_name = "1|2|4", value_parser = parse_suits)]

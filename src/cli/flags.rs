@@ -204,6 +204,20 @@ pub fn whole_usize(
     move |text| read(text).map(|value| value as usize)
 }
 
+/// A PySol game number, 0 to 10^20 (PySolFC's own range): anything else
+/// is refused naming the range, as by [`whole`].
+pub fn game_number(text: &str) -> Result<u128, String> {
+    use spider_analyzer::deal::pysol::MAX_GAME;
+    let range = format!("expected a PySol game number from 0 to {MAX_GAME}");
+    let value =
+        parse_whole(text).ok_or_else(|| format!("`{text}` is not a whole number; {range}"))?;
+    if value <= MAX_GAME {
+        Ok(value)
+    } else {
+        Err(format!("`{text}` is out of range; {range}"))
+    }
+}
+
 /// A whole number, digits only (with `_` as a separator, as in 1_000_000).
 fn parse_whole(text: &str) -> Option<u128> {
     let digits: String = text.trim().chars().filter(|&c| c != '_').collect();

@@ -12,9 +12,10 @@ use num_bigint::BigUint;
 use spider_analyzer::deal::Place;
 use spider_analyzer::deal::check;
 use spider_analyzer::solve::{Analysis, Limits, StopReason};
+use spider_analyzer::stats::{exact_share_text, share_column};
 use spider_analyzer::text::count as plural;
 use spider_analyzer::unknown::blind::{Choice, HiddenSettings};
-use spider_analyzer::unknown::hint::{self, Hint, Kind, Method, MoveShare};
+use spider_analyzer::unknown::hint::{self, Hint, Kind, Method, MoveShare, Tries};
 use spider_analyzer::unknown::view::View;
 use spider_analyzer::unknown::{Completion, Decided, completions, sample};
 
@@ -25,7 +26,7 @@ use spider_analyzer::unknown::{Completion, Decided, completions, sample};
     "0  a move to play (or the position is already won)",
     "1  no legal move",
     "2  bad usage or bad input (an inconsistent deal included: its candidates cannot fill the XX slots)",
-    "3  no move can be told better: no sampled completion was won within the limits, or Ctrl-C stopped the completions",
+    "3  no move can be told better: no sampled completion was won within the limits, or Ctrl-C stopped the completions or the moves' tries",
 ))]
 pub struct Args {
     /// The deal file (YAML, or CLIPS facts), as the player sees it: every
@@ -69,6 +70,11 @@ pub struct Args {
     /// Print the hint as JSON.
     #[arg(long)]
     json: bool,
+    /// When standard error is not a terminal, write how far the hint has
+    /// got there every SECONDS (0: never), as `analyze` does; a terminal
+    /// shows it in a bar.
+    #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = super::flags::time_limit)]
+    progress_every: super::flags::TimeLimit,
     /// The blind player whose move is the move to play now (the same as
     /// `spider play`'s; its own budgets, not --samples and
     /// --max-positions, which size the list of shares).
@@ -78,7 +84,7 @@ pub struct Args {
 
 /// Exit 0 with a move to play (or a won position), 1 when the position has
 /// no legal move, 3 when no completion was won within the limits (the
-/// hint knows nothing), 2 for bad input (an inconsistent deal included: its candidates cannot
+/// hint knows nothing) or Ctrl-C stopped it, 2 for bad input (an inconsistent deal included: its candidates cannot
 /// fill the `XX` slots).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let deal = super::input::load_deal(&args.file)?;
@@ -127,7 +133,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let on_done = |_: &Completion| bar.inc(1);
+    let log = super::ProgressLog::new(args.progress_every.0);
+    let on_done = |_: &Completion| {
+        bar.inc(1);
+        log.note(&format!("{} of {size} completions solved", bar.position()));
+    };
     // A sample's solves: the smaller position budget.
     let limits = super::budget::for_samples(&limits, sampled, args.sample_max_positions);
     let decided = pool.install(|| {
@@ -160,9 +170,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Method::Verify
     };
+    let hint = pool.install(|| {
+        try_moves(&deal, &decided, method, &limits, &cancel, &|words| {
+            log.note(words)
+        })
+    })?;
     let spinner = super::spinner();
-    spinner.set_message("trying every legal move in every winnable completion");
-    let hint = pool.install(|| hint::hint(&deal, &decided, method, &limits, &cancel))?;
     // The move itself is the blind player's (the same policy as `spider
     // play` and `batch --hidden`) when the file shows what a player sees:
     // every face-down and stock card XX. A file that knows some of them
@@ -264,10 +277,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                 )?;
             } else {
-                writeln!(
-                    out,
-                    "stopped by Ctrl-C while each move was tried: the {planned} decided, but a move's share below counts a try cut short as not won"
-                )?;
+                writeln!(out, "{}", stopped_while_trying(&planned, hint.tries))?;
             }
         }
         print_hint(
@@ -289,6 +299,58 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Each legal move tried in each winnable completion of `decided`
+/// ([`hint::hint`]) on the current rayon pool, with a bar on standard
+/// error (hidden when it is not a terminal): the moves tried of the moves, in how many
+/// winnable completions, and the tries (a move in a completion) done.
+/// `note`: the same words, for a log.
+pub(crate) fn try_moves(
+    deal: &spider_analyzer::deal::Deal,
+    decided: &Decided,
+    method: Method,
+    limits: &Limits,
+    cancel: &std::sync::atomic::AtomicBool,
+    note: &(dyn Fn(&str) + Sync),
+) -> anyhow::Result<Hint> {
+    let winnable = decided.count(spider_analyzer::solve::Verdict::Winnable);
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {msg}, {pos}/{len} tries, elapsed {elapsed}, eta {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_message(format!(
+        "trying each legal move in {}",
+        plural(winnable as u64, "winnable completion")
+    ));
+    bar.enable_steady_tick(std::time::Duration::from_millis(500));
+    let on_try = |t: Tries| {
+        let words = format!(
+            "{} of {} moves tried in {}",
+            t.moves_done,
+            t.moves,
+            plural(winnable as u64, "winnable completion")
+        );
+        bar.set_length(t.planned as u64);
+        bar.set_position(t.done as u64);
+        note(&format!("{words}, {} of {} tries", t.done, t.planned));
+        bar.set_message(words);
+    };
+    let hint = hint::hint_with_progress(deal, decided, method, limits, cancel, &on_try);
+    bar.finish_and_clear();
+    Ok(hint?)
+}
+
+/// What a Ctrl-C while each move was tried left: the completions
+/// (`planned`: "30 sampled completions") all decided, the tries cut.
+pub(crate) fn stopped_while_trying(planned: &str, tries: Tries) -> String {
+    format!(
+        "stopped by Ctrl-C while each move was tried: the {planned} decided (the share is complete); the moves' tries were cut after {} of {} moves ({} of {} tries of a move in a completion), and a move's share below counts a try not finished as not won",
+        tries.moves_done, tries.moves, tries.done, tries.planned
+    )
 }
 
 /// The player's odds from the deal as seen, for `--json`: the chance, its
@@ -428,18 +490,13 @@ pub(crate) fn print_hint(
         Some(_) if best.wins > 0 && best.of == 1 => {
             writeln!(out, "  a win starts with it in the only {which}")?
         }
-        Some(share) if best.wins > 0 && sampled => writeln!(
+        Some(share) if best.wins > 0 && sampled => {
+            writeln!(out, "  a win starts with it in {share} of the {which}s")?
+        }
+        Some(_) if best.wins > 0 => writeln!(
             out,
-            "  a win starts with it in {} of {} {}s: {share}",
-            best.wins, best.of, which
-        )?,
-        Some(share) if best.wins > 0 => writeln!(
-            out,
-            "  a win starts with it in {} of {} {}s ({:.0} %)",
-            best.wins,
-            best.of,
-            which,
-            share.share * 100.0
+            "  a win starts with it in {} of the {which}s",
+            exact_share_text(best.wins as u64, best.of as u64)
         )?,
         _ => writeln!(
             out,
@@ -455,12 +512,7 @@ pub(crate) fn print_hint(
         // is exact.
         let share = m.share.map_or(String::new(), |s| {
             if sampled {
-                format!(
-                    "{:>3.0} % ({:.0}–{:.0} %)",
-                    s.share * 100.0,
-                    s.low * 100.0,
-                    s.high * 100.0
-                )
+                share_column(s.share, s.low, s.high)
             } else {
                 format!("{:>3.0} %", s.share * 100.0)
             }
@@ -475,9 +527,10 @@ pub(crate) fn print_hint(
         } else {
             ""
         };
+        let width = if sampled { 25 } else { 6 };
         writeln!(
             out,
-            "{:>4}. {:<8} {:>4} of {:<4} {:<18} {}{}{tie}",
+            "{:>4}. {:<8} {:>4} of {:<4} {:<width$} {}{}{tie}",
             index + 1,
             m.mv.to_string(),
             m.wins,
@@ -519,6 +572,7 @@ pub(crate) fn hint_json(hint: &Hint) -> serde_json::Value {
             Method::FirstMoves => "first-moves",
         },
         "extra_solves": hint.extra_solves,
+        "tries": hint.tries,
         "best": hint.best().map(|m| m.mv.to_string()),
         "moves": hint.moves.iter().map(|m| serde_json::json!({
             "move": m.mv.to_string(),

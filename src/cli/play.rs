@@ -22,6 +22,8 @@ use spider_analyzer::unknown::referee::Referee;
 use spider_analyzer::unknown::view::View;
 
 #[derive(Debug, clap::Args)]
+// `--seed -1` reaches the flag's reader, which names the range.
+#[command(allow_negative_numbers = true)]
 #[command(after_help = super::exit_codes!(
     "0  the game is won",
     "1  no move left (or, --blind, the game is lost)",
@@ -36,7 +38,7 @@ pub struct Args {
     /// PySol(FC) game N of 4-suit Spider instead of a file, as its player
     /// sees it (only the face-up cards; with --blind, the whole deal for
     /// the referee).
-    #[arg(long, value_name = "N", conflicts_with = "file")]
+    #[arg(long, value_name = "N", conflicts_with = "file", value_parser = super::flags::game_number)]
     pysol: Option<u128>,
     /// Deal N of the project's own generator instead of a file (with
     /// --suits), as its player sees it.
@@ -58,10 +60,10 @@ pub struct Args {
     #[arg(long, value_name = "N", hide = true, conflicts_with = "solve_positions", value_parser = super::flags::whole(1, super::flags::MAX_COUNT))]
     max_positions: Option<u64>,
     /// Seed of the samples (the same seed plays the same game).
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::flags::whole(0, u64::MAX))]
     seed: u64,
     /// Give up after this many moves.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = super::flags::whole_usize(0, usize::MAX))]
     max_moves: usize,
     /// Threads for the sampled solves, 1 to 1024 (default: all cores).
     #[arg(short, long, value_name = "N", value_parser = super::flags::jobs)]

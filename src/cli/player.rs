@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::solve::Limits;
-use spider_analyzer::stats::Interval;
+use spider_analyzer::stats::{Interval, estimate_text};
 use spider_analyzer::unknown::blind::{HiddenSettings, Player};
 use spider_analyzer::unknown::lookahead::FEATURES;
 use spider_analyzer::unknown::playout::shipped_odds;
@@ -87,23 +87,26 @@ impl PlayerArgs {
 /// How the chance printed beside a move is worded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChanceForm {
-    /// `about 63 % (20–90 %)`, or why there is none.
+    /// `about 63 % (95 % CI 53–72 %; from …)` or a share of sampled
+    /// completions in the words of every share, or why there is none.
     Long,
     /// `63 %` or `?`, for a move log.
     Short,
 }
 
 /// The chance to win shown beside a move: every place that prints it goes
-/// through here. Where a chance model of the player at the deal's suit
-/// count ships ([`spider_analyzer::unknown::odds`]), it is the player's
-/// odds from the position it moved in (`counts`), the share of its own
-/// recorded games won from positions like it, with its interval, and the
-/// player's own estimate beside it, named for what it is. Else, for HOP,
-/// the share of sampled completions won with every card known, an upper
-/// bound of a blind player's chance (said once before the first move:
-/// [`what_chances_mean`]); for the search player, the share of its
-/// playouts won, calibrated on its own recorded games where a calibration
-/// ships ([`spider_analyzer::unknown::chance`]).
+/// through here, in the words of every share and interval
+/// ([`spider_analyzer::stats`]). Where a chance model of the player at the
+/// deal's suit count ships ([`spider_analyzer::unknown::odds`]), it is the
+/// player's odds from the position it moved in (`counts`), a model's
+/// estimate from the player's own recorded games won from positions like
+/// it, with its 95 % interval, and the player's own estimate beside it,
+/// named for what it is. Else, for HOP, the share of sampled completions
+/// won with every card known, an upper bound of a blind player's chance
+/// (said once before the first move: [`what_chances_mean`]); for the
+/// search player, the share of its playouts won, calibrated on its own
+/// recorded games where a calibration ships
+/// ([`spider_analyzer::unknown::chance`]).
 pub fn chance(
     estimate: Option<Interval>,
     counts: Option<&[f64; FEATURES]>,
@@ -115,26 +118,25 @@ pub fn chance(
         && let Some(model) = shipped_odds(suits, player.to_string().as_str())
     {
         let odds = model.chance_of(counts);
-        let shown = odds.chance * 100.0;
         return match form {
-            ChanceForm::Short => format!("{shown:.0} %"),
+            ChanceForm::Short => format!("{:.0} %", odds.chance * 100.0),
             ChanceForm::Long => {
                 let beside = match estimate {
-                    Some(raw) if player == Player::Search => format!(
-                        "; its playouts after this move won {:.0} %",
-                        raw.share * 100.0
-                    ),
+                    Some(raw) if player == Player::Search => {
+                        format!("; its playouts after this move won {raw}")
+                    }
                     Some(raw) => format!(
-                        "; with every card known, {:.0} % of the sampled completions are won, an upper bound",
-                        raw.share * 100.0
+                        "; with every card known, {raw} of the sampled completions are won, an upper bound"
                     ),
                     None => String::new(),
                 };
-                format!(
-                    "about {shown:.0} % ({:.0}–{:.0} %: {} of this player's recorded games passed positions like it{beside})",
-                    odds.low * 100.0,
-                    odds.high * 100.0,
+                let from = format!(
+                    "from the {} of this player's recorded games that passed positions like it",
                     odds.games
+                );
+                format!(
+                    "{}{beside}",
+                    estimate_text(odds.chance, odds.low, odds.high, &from)
                 )
             }
         };
@@ -147,22 +149,14 @@ pub fn chance(
         return match form {
             ChanceForm::Short => format!("{shown:.0} %"),
             ChanceForm::Long => format!(
-                "about {shown:.0} % (calibrated; its playouts won {:.0} %, {:.0}–{:.0} %)",
-                raw.share * 100.0,
-                raw.low * 100.0,
-                raw.high * 100.0
+                "about {shown:.0} % (its playouts' share calibrated on its recorded games); its playouts after this move won {raw}"
             ),
         };
     }
     match (estimate, form) {
         (Some(i), ChanceForm::Short) => format!("{:.0} %", i.share * 100.0),
         (None, ChanceForm::Short) => "?".into(),
-        (Some(i), ChanceForm::Long) => format!(
-            "about {:.0} % ({:.0}–{:.0} %)",
-            i.share * 100.0,
-            i.low * 100.0,
-            i.high * 100.0
-        ),
+        (Some(i), ChanceForm::Long) => i.to_string(),
         (None, _) if player == Player::Hop => "not known (the lookahead's move: no move starts enough sampled wins, one at 1 and 2 suits, two at 4)".into(),
         (None, _) => format!("not known (the {player} player samples no completion to solve)"),
     }
@@ -216,14 +210,17 @@ pub(crate) fn what_chances_mean(suits: SuitCount, player: Player) -> String {
             ),
         };
     }
+    // Games won of the 100 fresh deals of the report study.
     let won_blind = match suits {
         SuitCount::One => 88,
         SuitCount::Two => 62,
         SuitCount::Four => 15,
     };
-    let study = if player == Player::default_for(suits) {
+    let study = if player == Player::default_for(suits)
+        && let Some(share) = Interval::of(won_blind, 100)
+    {
         format!(
-            "; played blind, this player wins about {won_blind} % of fresh {}-suit deals",
+            "; played blind, this player wins {share} of fresh {}-suit deals",
             suits.count()
         )
     } else {

@@ -55,7 +55,7 @@ pub struct Args {
     #[arg(long, default_value_t = LINE_POSITIONS, value_parser = super::flags::whole_usize(1, 1_000_000))]
     pub budget: usize,
     /// Seed of the draws (the same seed writes the same weights).
-    #[arg(long, default_value = "1")]
+    #[arg(long, default_value = "1", value_parser = super::flags::whole(0, u64::MAX))]
     pub seed: u64,
     /// Start from the lookahead's value instead of the shipped weights.
     #[arg(long)]
@@ -221,11 +221,11 @@ fn calibrate(args: &Args) -> anyhow::Result<ExitCode> {
             .map(|&(p, w)| (calibration.chance(p), w))
             .collect();
         println!(
-            "{suits} suit(s), the raw share:\n{}",
+            "{suits}-suit games, the raw share:\n{}",
             Reliability::of(&raw).text()
         );
         println!(
-            "{suits} suit(s), calibrated:\n{}",
+            "{suits}-suit games, calibrated:\n{}",
             Reliability::of(&shown).text()
         );
         file.chance.retain(|c| c.suits != suits);
@@ -299,13 +299,13 @@ fn fit_odds(args: &Args) -> anyhow::Result<ExitCode> {
             player,
             samples,
             format!(
-                "{} positions of {games} games of the {player} player at {suits} suit(s) in {}",
+                "{} positions of {games} games of the {player} player at {suits}-suit deals in {}",
                 samples.len(),
                 files.join(", ")
             ),
         );
         println!(
-            "{suits} suit(s), the {player} player, {} games ({} won), {} positions",
+            "{suits}-suit deals, the {player} player, {} games ({} won), {} positions",
             model.games,
             model.won,
             samples.len()

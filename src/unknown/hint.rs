@@ -252,6 +252,22 @@ pub struct Hint {
     pub method: Method,
     /// Solves run for the hint, besides the completions' own.
     pub extra_solves: usize,
+    /// How far the tries of the moves went (all of them unless cancelled).
+    pub tries: Tries,
+}
+
+/// How far the verification (step 2: each legal move tried in each
+/// winnable completion) went, for a progress bar and for what a stop
+/// finished. A try that returns once cancel is set may have been cut
+/// short, so it is not counted done.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Tries {
+    /// Tries (a move in a completion) finished, and planned.
+    pub done: usize,
+    pub planned: usize,
+    /// Legal moves whose every try finished, and legal moves.
+    pub moves_done: usize,
+    pub moves: usize,
 }
 
 impl Hint {
@@ -292,6 +308,19 @@ pub fn hint(
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Result<Hint, SolveError> {
+    hint_with_progress(deal, decided, method, limits, cancel, &|_| {})
+}
+
+/// [`hint`], telling `on_try` where the tries stand: once before the
+/// first, then after each.
+pub fn hint_with_progress(
+    deal: &Deal,
+    decided: &Decided,
+    method: Method,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    on_try: &(dyn Fn(Tries) + Sync),
+) -> Result<Hint, SolveError> {
     let play = Play::new(deal)?;
     let moves = play.moves();
     let n = decided.completions.len();
@@ -307,7 +336,7 @@ pub fn hint(
         }
     }
     let mut extra_solves = 0;
-    if method == Method::Verify {
+    let tries = if method == Method::Verify {
         let tasks: Vec<(usize, usize)> = (0..moves.len())
             .flat_map(|i| (0..n).map(move |c| (i, c)))
             .filter(|&(i, c)| {
@@ -315,18 +344,48 @@ pub fn hint(
             })
             .collect();
         extra_solves = tasks.len();
+        // The tries left of each move, and where they all stand.
+        let mut left = vec![0usize; moves.len()];
+        for &(i, _) in &tasks {
+            left[i] += 1;
+        }
+        let start = Tries {
+            done: 0,
+            planned: tasks.len(),
+            moves_done: left.iter().filter(|&&l| l == 0).count(),
+            moves: moves.len(),
+        };
+        on_try(start);
+        let progress = std::sync::Mutex::new((start, left));
         let found = tasks
             .into_par_iter()
             .map(|(i, c)| {
                 let cards = &decided.completions[c].cards;
                 let won = super::sample::won_after(deal, cards, &[moves[i]], limits, cancel)?;
+                if !cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                    let mut guard = progress.lock().unwrap_or_else(|e| e.into_inner());
+                    let (tries, left) = &mut *guard;
+                    tries.done += 1;
+                    left[i] -= 1;
+                    if left[i] == 0 {
+                        tries.moves_done += 1;
+                    }
+                    on_try(*tries);
+                }
                 Ok(won.then_some((i, c)))
             })
             .collect::<Result<Vec<_>, SolveError>>()?;
         for (i, c) in found.into_iter().flatten() {
             wins[i][c] = true;
         }
-    }
+        progress.into_inner().unwrap_or_else(|e| e.into_inner()).0
+    } else {
+        Tries {
+            moves_done: moves.len(),
+            moves: moves.len(),
+            ..Tries::default()
+        }
+    };
     let mut shares: Vec<MoveShare> = moves
         .iter()
         .enumerate()
@@ -348,6 +407,7 @@ pub fn hint(
         moves: shares,
         method,
         extra_solves,
+        tries,
     })
 }
 

@@ -878,9 +878,23 @@ fn play_live_at_two_suits_gives_the_lookahead_players_move_a_chance() {
     assert_eq!(run.status.code(), Some(3), "{run:?}");
     let stdout = String::from_utf8(run.stdout).unwrap();
     assert!(stdout.contains("move 1: "), "{stdout}");
+    // A model's estimate with its interval in the words of every share,
+    // and the upper bound beside it as a share of sampled completions.
+    let chance = stdout
+        .lines()
+        .find(|l| l.starts_with("  chance to win from here: about "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let (estimate, bound) = chance
+        .split_once(" of this player's recorded games that passed positions like it); with every card known, ")
+        .unwrap_or_else(|| panic!("{chance}"));
+    assert!(estimate.contains(" % (95 % CI "), "{chance}");
+    assert!(estimate.contains(" %; from the "), "{chance}");
+    // `50.0 % (1 of 2; 95 % CI 9.5–90.5 %)` of the --samples 2, as every
+    // share prints.
+    assert!(bound.contains(" of 2; 95 % CI "), "{chance}");
     assert!(
-        stdout.contains("chance to win from here: about "),
-        "{stdout}"
+        bound.ends_with(" %) of the sampled completions are won, an upper bound"),
+        "{chance}"
     );
     assert!(!stdout.contains("not known"), "{stdout}");
     // Before the first move, what the chances mean: the player's odds
@@ -891,7 +905,6 @@ fn play_live_at_two_suits_gives_the_lookahead_players_move_a_chance() {
         stdout.contains("chances: this player's odds from here"),
         "{stdout}"
     );
-    assert!(stdout.contains("an upper bound)"), "{stdout}");
 }
 
 /// A solve of a sampled completion may take 50,000 positions at 4 suits
@@ -963,8 +976,10 @@ fn the_share_play_gives_for_the_default_player_is_the_report_studys() {
             .output()
             .unwrap();
         let stdout = String::from_utf8(run.stdout).unwrap();
+        // In the words of every share: `62.0 % (62 of 100; 95 % CI …)`.
         let expected = format!(
-            "this player wins about {won} % of fresh {}-suit deals",
+            "this player wins {} of fresh {}-suit deals",
+            spider_analyzer::stats::Interval::of(won, 100).unwrap(),
             suits.count()
         );
         assert!(stdout.contains(&expected), "{file}: {expected}\n{stdout}");

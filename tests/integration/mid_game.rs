@@ -162,3 +162,130 @@ fn hint_stopped_by_ctrl_c_says_how_many_completions_it_decided() {
         "{line}"
     );
 }
+
+/// Runs spider with `args`, sends Ctrl-C once its standard error (not a
+/// terminal) logs a line containing `marker`, and returns its exit code
+/// and standard output.
+fn interrupt_when_logged(args: &[&str], marker: &str) -> (Option<i32>, String) {
+    use std::io::{BufRead, Read};
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_spider"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut log = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(
+            log.read_line(&mut line).unwrap() > 0,
+            "`{marker}` was never logged"
+        );
+        if line.contains(marker) {
+            break;
+        }
+    }
+    let _ = StdCommand::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    // The rest of the log, so that the child never waits on a full pipe.
+    let drain = std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = log.read_to_string(&mut rest);
+    });
+    let mut text = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut text)
+        .unwrap();
+    let code = child.wait().unwrap().code();
+    drain.join().unwrap();
+    (code, text)
+}
+
+/// The line of `text` that says Ctrl-C stopped the tries of the moves of
+/// a hint over 60 sampled completions, and after how many of its 14 moves.
+fn tries_cut(text: &str) -> (&str, usize) {
+    let said = "stopped by Ctrl-C while each move was tried: the 60 sampled completions decided (the share is complete); the moves' tries were cut after ";
+    let stop = text
+        .lines()
+        .find(|l| l.starts_with(said))
+        .unwrap_or_else(|| panic!("{text}"));
+    let moves: usize = stop[said.len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(moves < 14, "{stop}");
+    assert!(stop.contains(&format!("{moves} of 14 moves (")), "{stop}");
+    (stop, moves)
+}
+
+/// `analyze --hint` stopped by Ctrl-C while it tries each move (its 60
+/// sampled completions all decided, 767 tries of a move in a completion
+/// planned, about 45 s of one core) says so: the share is complete, the
+/// tries were cut after M of the 14 moves; it exits 3 (Ctrl-C stopped
+/// it), as its --help says. The signal is sent once standard error logs
+/// the tries (`--progress-every 1`), so the sample is done by then.
+#[test]
+fn analyze_hint_stopped_by_ctrl_c_while_it_tries_the_moves_says_so() {
+    let (code, text) = interrupt_when_logged(
+        &[
+            "analyze",
+            TWO_SUIT_77,
+            "--hint",
+            "--samples",
+            "60",
+            "-j",
+            "1",
+            "--seed",
+            "1",
+            "--progress-every",
+            "1",
+            "-q",
+        ],
+        ": hint: ",
+    );
+    assert_eq!(code, Some(3), "{text}");
+    let (stop, _) = tries_cut(&text);
+    // The verdict line says it too, over the whole sample; nothing says
+    // the sample was cut.
+    let verdict = text.lines().find(|l| l.starts_with("verdict: ")).unwrap();
+    assert!(
+        verdict.contains(" of 60 sampled completions, ") && verdict.contains(&format!("({stop})")),
+        "{verdict}"
+    );
+    assert!(!text.contains("stopped by Ctrl-C: "), "{text}");
+    assert!(text.contains("move to play now: "), "{text}");
+}
+
+/// `hint` says the same when Ctrl-C stops it while it tries each move,
+/// and exits 3, as its --help says.
+#[test]
+fn hint_stopped_by_ctrl_c_while_it_tries_the_moves_says_so() {
+    let (code, text) = interrupt_when_logged(
+        &[
+            "hint",
+            TWO_SUIT_77,
+            "--samples",
+            "60",
+            "-j",
+            "1",
+            "--progress-every",
+            "1",
+        ],
+        " moves tried in ",
+    );
+    assert_eq!(code, Some(3), "{text}");
+    tries_cut(&text);
+    assert!(
+        text.contains("sample: 60 completions drawn uniformly"),
+        "{text}"
+    );
+    assert!(!text.contains("stopped by Ctrl-C: "), "{text}");
+}

@@ -467,7 +467,7 @@ fn graph_count_stops_at_its_memory_limit() {
 /// Numbers out of range name the flag and its range, negative ones too.
 #[test]
 fn numbers_out_of_range_name_the_flag_and_range() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 8] = [
         (
             &["queens", "99999999999999999999"],
             "spider: error: invalid value '99999999999999999999' for '<N>': `99999999999999999999` is out of range; expected a whole number from 1 to 16\n",
@@ -483,6 +483,24 @@ fn numbers_out_of_range_name_the_flag_and_range() {
         (
             &["deal", "--number", "18446744073709551616"],
             "spider: error: invalid value '18446744073709551616' for '--number <N>': `18446744073709551616` is out of range; expected a whole number from 0 to 18446744073709551615\n",
+        ),
+        // A PySol game number, in `deal` and `play` alike.
+        (
+            &["deal", "--pysol", "-1"],
+            "spider: error: invalid value '-1' for '--pysol <N>': `-1` is not a whole number; expected a PySol game number from 0 to 100000000000000000000\n",
+        ),
+        (
+            &["play", "--pysol", "100000000000000000001"],
+            "spider: error: invalid value '100000000000000000001' for '--pysol <N>': `100000000000000000001` is out of range; expected a PySol game number from 0 to 100000000000000000000\n",
+        ),
+        // `play`'s seed and move limit as every command's.
+        (
+            &["play", "--pysol", "5", "--seed", "-1"],
+            "spider: error: invalid value '-1' for '--seed <N>': `-1` is not a whole number; expected a whole number from 0 to 18446744073709551615\n",
+        ),
+        (
+            &["play", "--pysol", "5", "--max-moves", "x"],
+            "spider: error: invalid value 'x' for '--max-moves <N>': `x` is not a whole number; expected a whole number from 0 to 18446744073709551615\n",
         ),
     ];
     for (args, first_line) in cases {

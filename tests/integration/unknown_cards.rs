@@ -258,6 +258,12 @@ fn the_hint_puts_the_only_winning_move_first() {
         moves.iter().map(row).collect::<Vec<_>>(),
         [("6-5/1".to_string(), 2, 2), ("10-5/1".to_string(), 0, 2)]
     );
+    // Both completions start their wins with 6-5/1, so 10-5/1 is tried in
+    // each: 2 tries, every one finished, both moves tried.
+    assert_eq!(
+        json["hint"]["tries"],
+        serde_json::json!({"done": 2, "planned": 2, "moves_done": 2, "moves": 2})
+    );
     // The losing move is the one the tie-breaks prefer: only the shares
     // put the winning move first.
     assert_eq!(moves[1]["kind"], "turns-up-and-builds");
@@ -270,7 +276,27 @@ fn the_hint_puts_the_only_winning_move_first() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
-            "move to play now: 6-5/1  (4♥ from pile 6 onto 5♠ on pile 5)\n  a win starts with it in 6 of 6 sampled completions: 100.0 % (6 of 6; 95 % CI 61.0–100.0 %)",
+            "move to play now: 6-5/1  (4♥ from pile 6 onto 5♠ on pile 5)\n  a win starts with it in 100.0 % (6 of 6; 95 % CI 61.0–100.0 %) of the sampled completions",
+        ))
+        // Each move's share in its column with its interval said the same
+        // way, its counts beside it.
+        .stdout(predicate::str::contains(
+            "   1. 6-5/1       6 of 6    100 % (95 % CI 61–100 %)  4♥ from pile 6",
+        ))
+        .stdout(predicate::str::contains(
+            "   2. 10-5/1      0 of 6    0 % (95 % CI 0–39 %)      4♠ from pile 10",
+        ));
+    // Over every completion the share is exact: no interval.
+    spider()
+        .arg("hint")
+        .arg(&file)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "  a win starts with it in 100.0 % (2 of 2) of the completions\n",
+        ))
+        .stdout(predicate::str::contains(
+            "   1. 6-5/1       2 of 2    100 %  4♥ from pile 6",
         ));
     // analyze --hint gives the same move.
     spider()
