@@ -53,12 +53,6 @@ pub struct Args {
     blind: bool,
     #[command(flatten)]
     player: super::player::PlayerArgs,
-    /// The old spelling of --player-samples.
-    #[arg(long, value_name = "N", hide = true, conflicts_with = "player_samples", value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
-    samples: Option<usize>,
-    /// The old spelling of --solve-positions.
-    #[arg(long, value_name = "N", hide = true, conflicts_with = "solve_positions", value_parser = super::flags::whole(1, super::flags::MAX_COUNT))]
-    max_positions: Option<u64>,
     /// Seed of the samples (the same seed plays the same game).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::flags::whole(0, u64::MAX))]
     seed: u64,
@@ -134,10 +128,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "{name}: the deal is inconsistent, so the unseen cards are not known: see `spider check {name}`"
         );
     }
-    let mut player_args = args.player.clone();
-    player_args.player_samples = player_args.player_samples.or(args.samples);
-    player_args.solve_positions = player_args.solve_positions.or(args.max_positions);
-    let settings = player_args.settings(deal.suits, args.seed, args.max_moves, args.jobs);
+    let settings = args
+        .player
+        .settings(deal.suits, args.seed, args.max_moves, args.jobs);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()?;

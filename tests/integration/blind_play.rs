@@ -280,9 +280,9 @@ fn blind_json(path: &std::path::Path, seed: &str) -> serde_json::Value {
             "play",
             "--blind",
             "--json",
-            "--samples",
+            "--player-samples",
             "2",
-            "--max-positions",
+            "--solve-positions",
             "5000",
         ])
         .args(["--max-moves", "150", "-j", "1", "--seed", seed])
@@ -373,9 +373,9 @@ fn play_blind_never_names_a_card_before_it_turns_up() {
         .args([
             "play",
             "--blind",
-            "--samples",
+            "--player-samples",
             "2",
-            "--max-positions",
+            "--solve-positions",
             "5000",
         ])
         .args(["--max-moves", "60", "-j", "1"])
@@ -448,9 +448,9 @@ fn live(stdin: &str) -> (Option<i32>, String) {
             "play",
             "--player",
             "hop",
-            "--samples",
+            "--player-samples",
             "2",
-            "--max-positions",
+            "--solve-positions",
             "5000",
             "-j",
             "1",
@@ -697,8 +697,8 @@ fn a_studys_game_is_played_again_by_play_blind_with_its_seed() {
         let played = spider()
             .args(["play", "--blind"])
             .arg(&file)
-            .args(["--player", "hop", "--samples", budgets[0]])
-            .args(["--max-positions", budgets[1], "--lookahead", budgets[2]])
+            .args(["--player", "hop", "--player-samples", budgets[0]])
+            .args(["--solve-positions", budgets[1], "--lookahead", budgets[2]])
             .args(["--seed", &seed.to_string(), "--json", "-j", "1"])
             .output()
             .unwrap();
@@ -790,9 +790,9 @@ removed: [S, S, S, S, S]
             "play",
             "--player",
             "hop",
-            "--samples",
+            "--player-samples",
             "2",
-            "--max-positions",
+            "--solve-positions",
             "5000",
             "-j",
             "1",
@@ -871,7 +871,14 @@ fn play_live_at_two_suits_gives_the_lookahead_players_move_a_chance() {
     let run = spider()
         .arg("play")
         .arg(&path)
-        .args(["--samples", "2", "--max-positions", "20000", "-j", "1"])
+        .args([
+            "--player-samples",
+            "2",
+            "--solve-positions",
+            "20000",
+            "-j",
+            "1",
+        ])
         .write_stdin("")
         .output()
         .unwrap();
@@ -925,7 +932,7 @@ fn the_solves_budget_is_50000_positions_at_four_suits_by_default() {
             .args(["play", "--blind", "--json", "--max-moves", "1", "-j", "1"])
             .args(["--player", "lookahead", "--lookahead", "100"]);
         if let Some(n) = named {
-            command.args(["--max-positions", n]);
+            command.args(["--solve-positions", n]);
         }
         let output = command.arg(&path).output().unwrap();
         let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();

@@ -18,7 +18,14 @@ fn spider() -> Command {
 }
 
 /// The budgets that keep a test's decisions short.
-const QUICK: [&str; 6] = ["--samples", "2", "--max-positions", "20000", "-j", "1"];
+const QUICK: [&str; 6] = [
+    "--player-samples",
+    "2",
+    "--solve-positions",
+    "20000",
+    "-j",
+    "1",
+];
 
 fn play(path: &std::path::Path, stdin: &str, extra: &[&str]) -> (Option<i32>, String, String) {
     let output = spider()
@@ -702,7 +709,14 @@ fn the_blind_players_flags_and_the_seed_read_the_same_in_every_command() {
     spider()
         .arg("play")
         .arg(&path)
-        .args(["--samples", "2", "--max-positions", "5000", "-j", "1"])
+        .args([
+            "--player-samples",
+            "2",
+            "--solve-positions",
+            "5000",
+            "-j",
+            "1",
+        ])
         .args(HOP)
         .write_stdin("\n\n")
         .assert()
@@ -712,6 +726,18 @@ fn the_blind_players_flags_and_the_seed_read_the_same_in_every_command() {
         .args(["batch", "--number", "1..2", "--player", "hop"])
         .assert()
         .code(2);
+    // `--samples` and `--max-positions` mean a report's sample and its
+    // searches' budget (analyze, hint); play, which has no report, has
+    // neither.
+    for flag in ["--samples", "--max-positions"] {
+        spider()
+            .arg("play")
+            .arg(&path)
+            .args([flag, "2"])
+            .write_stdin("")
+            .assert()
+            .code(2);
+    }
 }
 
 /// `hint` at a prompt lists every legal move with its share of sampled
