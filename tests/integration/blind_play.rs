@@ -871,14 +871,7 @@ fn play_live_at_two_suits_gives_the_lookahead_players_move_a_chance() {
     let run = spider()
         .arg("play")
         .arg(&path)
-        .args([
-            "--player-samples",
-            "2",
-            "--solve-positions",
-            "20000",
-            "-j",
-            "1",
-        ])
+        .args(crate::QUICK_PLAYER)
         .write_stdin("")
         .output()
         .unwrap();

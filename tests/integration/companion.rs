@@ -17,15 +17,7 @@ fn spider() -> Command {
     Command::cargo_bin("spider").unwrap()
 }
 
-/// The budgets that keep a test's decisions short.
-const QUICK: [&str; 6] = [
-    "--player-samples",
-    "2",
-    "--solve-positions",
-    "20000",
-    "-j",
-    "1",
-];
+use crate::QUICK_PLAYER as QUICK;
 
 fn play(path: &std::path::Path, stdin: &str, extra: &[&str]) -> (Option<i32>, String, String) {
     let output = spider()

@@ -25,6 +25,17 @@ mod unknown_cards;
 /// something else (the tests of shortening give it a budget of their own).
 pub const NO_SHORTENING: [&str; 2] = ["--shorten-positions", "0"];
 
+/// The blind player's budgets that keep a test's decisions of `spider
+/// play` short: two completions, each solved within 20,000 positions.
+pub const QUICK_PLAYER: [&str; 6] = [
+    "--player-samples",
+    "2",
+    "--solve-positions",
+    "20000",
+    "-j",
+    "1",
+];
+
 /// Says on the terminal that `test` skipped a check because `tool` is not
 /// installed. Written straight to the standard error, past the test
 /// harness's capture, so that `cargo test` shows it even when the test

@@ -436,14 +436,7 @@ fn play_writes_a_page_of_the_live_game_with_each_move() {
     let output = spider()
         .arg("play")
         .arg(&seen)
-        .args([
-            "--player-samples",
-            "2",
-            "--solve-positions",
-            "20000",
-            "-j",
-            "1",
-        ])
+        .args(crate::QUICK_PLAYER)
         .arg("--html")
         .arg(&page)
         .write_stdin("9-6/1\n5h\n6-3\nQH\nundo\n6-3\nQH\nquit\n")
