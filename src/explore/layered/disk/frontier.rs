@@ -31,8 +31,9 @@ pub(super) enum Frontier {
 /// inputs; in a file if they pass `hold` bytes then. While the task reads
 /// on, they are written to that file after any chunk that leaves more than
 /// `hold` bytes held, or the task's `budget` if that is more: blocks of
-/// the states of one shard in one chunk would be small, and compressed
-/// less.
+/// the states of one shard in one chunk would be small (and the blocks,
+/// which decide the units the states are expanded in, are the ones they
+/// were when the file was packed).
 pub(super) struct FrontierWriter {
     pub(super) path: PathBuf,
     pub(super) hold: Option<u64>,
