@@ -128,7 +128,8 @@ pub(super) struct BlockWriter<'m> {
 /// The Zstandard level of the files. On the unwon game's stage 1, level 3
 /// packs Spider's compact records into 12.2 bytes where level 1 takes 13.2
 /// (4.5 and 4.2 times smaller than raw, blocks of 256 KiB), for about 2 %
-/// more CPU in all; see `docs/engine.md`.
+/// more CPU in all (with the frontier's files unpacked, 2.4 %, for 0.93
+/// times the directory's largest size); see `docs/engine.md`.
 pub(super) const FILE_LEVEL: i32 = 3;
 
 thread_local! {
@@ -140,8 +141,6 @@ thread_local! {
     )> = const { std::cell::RefCell::new((None, None)) };
     /// Each thread's buffer for the blocks it packs.
     static FILE_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
-    /// Each thread's buffer for a frontier's block in the files' form.
-    pub(super) static FRONTIER_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
     /// Each thread's buffers of blocks flushed, for the next blocks its
     /// writers fill (a block's buffer grown from nothing for each block
     /// was a quarter of the search's page faults on disk).
@@ -258,7 +257,7 @@ impl<'m> BlockWriter<'m> {
         let count = fps.len() as u32;
         let path = &self.path;
         let out = &mut self.out;
-        let len = with_compressed(Codec::Zstd, raw, |packed| {
+        let len = with_compressed(raw, |packed| {
             let len = packed.len() as u64;
             if let Sink::Memory(files, data) = out {
                 if files.bytes.fetch_add(len, Ordering::Relaxed) + len <= files.budget {
@@ -505,7 +504,7 @@ pub(super) fn read_blocks_with(
                 packed
             }
         };
-        decompress_block(Codec::Zstd, packed, block.raw as usize, raw).map_err(io_error(path))?;
+        decompress_block(packed, block.raw as usize, raw).map_err(io_error(path))?;
         let mut at = 0;
         decoded.clear();
         found.clear();
@@ -536,81 +535,47 @@ pub(super) fn read_blocks_with(
     Ok(())
 }
 
-/// How a frontier's file is packed: LZ4, its blocks read back once in the
-/// same round. Zstandard took a third fewer bytes there but 1.5 % more CPU,
-/// and the directory's largest size was the same (it comes when no
-/// frontier waits in a file).
-pub(super) const FRONTIER_CODEC: Codec = Codec::Lz4;
-
-/// How a block is packed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Codec {
-    /// Zstandard at [`FILE_LEVEL`]: the output files, which may wait on
-    /// the disk for many rounds (Spider's raw records were about 3.4 times
-    /// smaller at level 1, packed
-    /// at about 330 MB/s and unpacked at 1.1 GB/s on this machine).
-    Zstd,
-    /// LZ4: a frontier's file, read back in the same round and deleted
-    /// (about 2.2 times smaller, packed at about 500 MB/s and unpacked at
-    /// 4 GB/s; see `docs/engine.md`).
-    Lz4,
-}
-
-/// Calls `f` with `raw` packed by `codec` (in the thread's buffer, with
-/// its Zstandard context), and returns what it returns.
+/// Calls `f` with `raw` packed by Zstandard at [`FILE_LEVEL`] (in the
+/// thread's buffer, with its context), and returns what it returns. The
+/// output files may wait on the disk for many rounds; Spider's compact
+/// records unpack at about 1.2 GB/s on this machine.
 pub(super) fn with_compressed<T>(
-    codec: Codec,
     raw: &[u8],
     f: impl FnOnce(&[u8]) -> Result<T, CheckpointError>,
 ) -> Result<T, CheckpointError> {
     let mut packed = FILE_BUFFER.take();
-    let len = match codec {
-        Codec::Zstd => FILE_ZSTD.with_borrow_mut(|(compressor, _)| {
-            packed.clear();
-            packed.reserve(zstd::zstd_safe::compress_bound(raw.len()));
-            compressor
-                .get_or_insert_with(|| {
-                    zstd::bulk::Compressor::new(FILE_LEVEL).expect("a compression context")
-                })
-                .compress_to_buffer(raw, &mut packed)
-                .expect("room for the worst case")
-        }),
-        Codec::Lz4 => {
-            let most = lz4_flex::block::get_maximum_output_size(raw.len());
-            if packed.len() < most {
-                packed.resize(most, 0);
-            }
-            lz4_flex::block::compress_into(raw, &mut packed).expect("room for the worst case")
-        }
-    };
+    let len = FILE_ZSTD.with_borrow_mut(|(compressor, _)| {
+        packed.clear();
+        packed.reserve(zstd::zstd_safe::compress_bound(raw.len()));
+        compressor
+            .get_or_insert_with(|| {
+                zstd::bulk::Compressor::new(FILE_LEVEL).expect("a compression context")
+            })
+            .compress_to_buffer(raw, &mut packed)
+            .expect("room for the worst case")
+    });
     let result = f(&packed[..len]);
     FILE_BUFFER.set(packed);
     result
 }
 
-/// Unpacks `packed`, of `raw` bytes packed by `codec`, into `out`.
+/// Unpacks `packed`, of `raw` bytes packed by [`with_compressed`], into
+/// `out`.
 pub(super) fn decompress_block(
-    codec: Codec,
     packed: &[u8],
     raw: usize,
     out: &mut Vec<u8>,
 ) -> std::io::Result<()> {
     let bad = |what: String| std::io::Error::new(std::io::ErrorKind::InvalidData, what);
-    let len = match codec {
-        Codec::Zstd => FILE_ZSTD.with_borrow_mut(|(_, decompressor)| {
-            out.clear();
-            out.reserve(raw);
-            decompressor
-                .get_or_insert_with(|| {
-                    zstd::bulk::Decompressor::new().expect("a decompression context")
-                })
-                .decompress_to_buffer(packed, out)
-        })?,
-        Codec::Lz4 => {
-            out.resize(raw, 0);
-            lz4_flex::block::decompress_into(packed, out).map_err(|e| bad(e.to_string()))?
-        }
-    };
+    let len = FILE_ZSTD.with_borrow_mut(|(_, decompressor)| {
+        out.clear();
+        out.reserve(raw);
+        decompressor
+            .get_or_insert_with(|| {
+                zstd::bulk::Decompressor::new().expect("a decompression context")
+            })
+            .decompress_to_buffer(packed, out)
+    })?;
     if len != raw {
         return Err(bad(format!("a block of {len} bytes, not {raw}")));
     }

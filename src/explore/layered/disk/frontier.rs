@@ -1,5 +1,5 @@
 //! The frontier a task expands: its new states in memory, or past their
-//! share of the budget in a file of LZ4 blocks read back a block at a time.
+//! share of the budget in a file of blocks read back a block at a time.
 
 use super::*;
 
@@ -31,10 +31,10 @@ pub(super) enum Frontier {
 /// inputs; in a file if they pass `hold` bytes then. While the task reads
 /// on, they are written to that file after any chunk that leaves more than
 /// `hold` bytes held, or the task's `budget` if that is more: blocks of
-/// the states of one shard in one chunk would be small, and compressed
-/// less.
-pub(super) struct FrontierWriter<'r> {
-    pub(super) records: &'r dyn Records,
+/// the states of one shard in one chunk would be small (and the blocks,
+/// which decide the units the states are expanded in, are the ones they
+/// were when the file was packed).
+pub(super) struct FrontierWriter {
     pub(super) path: PathBuf,
     pub(super) hold: Option<u64>,
     pub(super) budget: u64,
@@ -47,15 +47,9 @@ pub(super) struct FrontierWriter<'r> {
     pub(super) file: Option<FrontierFile>,
 }
 
-impl<'r> FrontierWriter<'r> {
-    pub(super) fn new(
-        records: &'r dyn Records,
-        path: PathBuf,
-        hold: Option<u64>,
-        budget: u64,
-    ) -> FrontierWriter<'r> {
+impl FrontierWriter {
+    pub(super) fn new(path: PathBuf, hold: Option<u64>, budget: u64) -> FrontierWriter {
         FrontierWriter {
-            records,
             path,
             hold,
             budget,
@@ -101,7 +95,7 @@ impl<'r> FrontierWriter<'r> {
         };
         for (shard, blocks) in self.shards.iter_mut().enumerate() {
             for (raw, count) in blocks.drain(..) {
-                file.push(self.records, shard, &raw, count)?;
+                file.push(shard, &raw, count)?;
             }
         }
         self.held = 0;
@@ -160,17 +154,20 @@ pub(super) struct FrontierBlock {
     pub(super) shard: usize,
     pub(super) offset: u64,
     pub(super) len: u32,
-    pub(super) raw: u32,
     pub(super) count: u32,
 }
 
-/// A frontier on disk: LZ4 blocks of up to [`FRONTIER_BLOCK`] states in the
-/// files' form ([`write_file_record`]), read back by shard, and each
-/// shard's in the order written. The file is deleted when the frontier is
-/// dropped (expanded, or left by a round cut short), and no run reads
-/// another's, so its format is free to change: LZ4 rather than the output
-/// files' Zstandard took about 4 % less CPU on the unwon game's stage 1,
-/// for a file about 1.5 times as large while it lasts (`docs/engine.md`).
+/// A frontier on disk: blocks of up to [`FRONTIER_BLOCK`] states as the
+/// writer held them (each its length in two bytes, then its record: the
+/// depth, then the packed state), read back by shard, and each shard's in
+/// the order written. The file is deleted when the frontier is dropped
+/// (expanded, or left by a round cut short), and no run reads another's,
+/// so its format is free to change. The states go as they are, neither
+/// put in the files' form nor packed: on the unwon game's stage 1, LZ4 on
+/// the files' form took about 11 % of the search's CPU time (packing,
+/// unpacking and the form's writing and reading), for a file about 2.9
+/// times smaller while it lasts; the file lives one round, and the page
+/// cache takes it (`docs/engine.md`).
 pub(super) struct FrontierFile {
     pub(super) path: PathBuf,
     /// The writer, until the file is finished.
@@ -193,40 +190,23 @@ impl FrontierFile {
     }
 
     /// Writes the block of `count` states `held` (each its length in two
-    /// bytes, then its record) of shard `shard`, in the files' form
-    /// ([`write_file_record`]), packed.
+    /// bytes, then its record) of shard `shard`, as it is.
     pub(super) fn push(
         &mut self,
-        records: &dyn Records,
         shard: usize,
         held: &[u8],
         count: u32,
     ) -> Result<(), CheckpointError> {
         let path = &self.path;
         let out = self.out.as_mut().expect("a file being written");
-        let mut raw = FRONTIER_BUFFER.take();
-        raw.clear();
-        let mut at = 0;
-        while at < held.len() {
-            let len = u16::from_le_bytes([held[at], held[at + 1]]) as usize;
-            write_file_record(records, &held[at + 2..at + 2 + len], &mut raw);
-            at += 2 + len;
-        }
-        let written = with_compressed(FRONTIER_CODEC, &raw, |packed| {
-            out.write_all(packed).map_err(io_error(path))?;
-            Ok(packed.len() as u64)
-        });
-        let raw_len = raw.len();
-        FRONTIER_BUFFER.set(raw);
-        let len = written?;
+        out.write_all(held).map_err(io_error(path))?;
         self.blocks.push(FrontierBlock {
             shard,
             offset: self.end,
-            len: len as u32,
-            raw: raw_len as u32,
+            len: held.len() as u32,
             count,
         });
-        self.end += len;
+        self.end += held.len() as u64;
         Ok(())
     }
 
@@ -246,7 +226,6 @@ impl FrontierFile {
     /// (opened the first time).
     pub(super) fn read_block(
         &self,
-        records: &dyn Records,
         file: &mut Option<fs::File>,
         k: usize,
         arena: &mut Arena,
@@ -260,24 +239,10 @@ impl FrontierFile {
         let block = &self.blocks[k];
         file.seek(std::io::SeekFrom::Start(block.offset))
             .map_err(io_error(path))?;
-        let mut packed = vec![0; block.len as usize];
-        file.read_exact(&mut packed).map_err(io_error(path))?;
-        let mut raw = Vec::new();
-        decompress_block(FRONTIER_CODEC, &packed, block.raw as usize, &mut raw)
-            .map_err(io_error(path))?;
+        let mut held = vec![0; block.len as usize];
+        file.read_exact(&mut held).map_err(io_error(path))?;
         *arena = Arena::default();
-        let mut record = Vec::new();
-        let mut at = 0;
-        while at < raw.len() {
-            record.clear();
-            at += read_file_record(records, &raw[at..], &mut record)
-                .ok_or_else(|| damaged(path, "a state out of shape"))?;
-            arena.push(&record);
-        }
-        if arena.len() != block.count as usize {
-            return Err(damaged(path, "a block of the wrong length"));
-        }
-        Ok(())
+        read_states(path, &held, block.count, arena)
     }
 }
 

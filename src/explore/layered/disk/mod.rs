@@ -18,8 +18,8 @@
 //!    the table of the search in memory) and keeps them as a sorted run
 //!    ([`Run`], written to disk for a resumed search);
 //! 3. expands the new states in the order the in-memory search would
-//!    (in one process, a part's states wait for step 3 in a file, in LZ4
-//!    blocks, when they pass its share of the memory budget, and are read
+//!    (in one process, a part's states wait for step 3 in a file, in
+//!    blocks as they are held, when they pass its share of the memory budget, and are read
 //!    back a block at a time), and writes every successor (its depth and
 //!    its state in the problem's form for the files,
 //!    [`PackedProblem::write_record`]: Spider's in 0.69 times the bytes) to

@@ -44,7 +44,7 @@ impl Chunk {
     pub(super) fn sift(
         &mut self,
         runs: &mut Vec<Run>,
-        frontier: &mut FrontierWriter<'_>,
+        frontier: &mut FrontierWriter,
     ) -> Result<(), CheckpointError> {
         if !self.new_fps.is_empty() {
             self.new_fps.sort_unstable();
@@ -252,7 +252,7 @@ pub(super) fn dedup_task(
     let mut dups = vec![0u64; round.files.len()];
     let mut news = vec![0u64; round.files.len()];
     let mut runs = Vec::new();
-    let mut frontier = FrontierWriter::new(records, frontier_path(dir, part), hold, budget);
+    let mut frontier = FrontierWriter::new(frontier_path(dir, part), hold, budget);
     // 0. The layer's rounds no longer in `seen` (past its memory budget):
     // the states among the inputs that they hold are found first, so that
     // the pass below takes them for duplicates. They are held for this
@@ -444,7 +444,7 @@ where
                 if next >= file.blocks.len() {
                     break;
                 }
-                file.read_block(problem, &mut reader, next, &mut read)?;
+                file.read_block(&mut reader, next, &mut read)?;
                 next += 1;
                 (&read, 0, read.len())
             }

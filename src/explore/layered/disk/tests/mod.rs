@@ -137,7 +137,7 @@ fn frontier_states(frontier: &Frontier) -> Vec<Vec<u8>> {
         Frontier::File(file) => {
             let (mut reader, mut arena, mut all) = (None, Arena::default(), Vec::new());
             for k in 0..file.blocks.len() {
-                file.read_block(&Walk, &mut reader, k, &mut arena).unwrap();
+                file.read_block(&mut reader, k, &mut arena).unwrap();
                 let block: Vec<Vec<u8>> = states(&arena);
                 all.extend(block);
             }
