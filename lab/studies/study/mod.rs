@@ -1,6 +1,6 @@
 //! What the blind-play examples share: a game of the study, as `spider
 //! batch --hidden` plays it (own deals, standard rules, the default player
-//! and seed), with `PLAYER=hop`, `lookahead` or `rollout` in the
+//! and seed), with `PLAYER=hop`, `lookahead` or `search` in the
 //! environment for another player and `CHECK=0` for HOP without its check
 //! of the card to turn up.
 
@@ -40,14 +40,14 @@ pub fn suits(suits: u64) -> SuitCount {
 
 /// Own deal `number` of `suits` suits and the settings of its game in the
 /// study: the default player for the suits (`PLAYER=hop`, `lookahead` or
-/// `rollout` names another) at its default budgets.
+/// `search` names another) at its default budgets.
 #[allow(dead_code)] // each example includes this module; not every one plays a study game
 pub fn game(suits: SuitCount, number: u64) -> (Deal, HiddenSettings) {
     let defaults = HiddenSettings::for_suits(suits);
     let settings = HiddenSettings {
         player: std::env::var("PLAYER")
             .ok()
-            .map(|name| Player::named(&name).expect("PLAYER: hop, lookahead or rollout"))
+            .map(|name| Player::named(&name).expect("PLAYER: hop, lookahead or search"))
             .unwrap_or(defaults.player),
         check: std::env::var("CHECK")
             .ok()
