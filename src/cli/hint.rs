@@ -482,7 +482,7 @@ pub(crate) fn print_hint(
             } else if choice.win_estimate.is_some() {
                 "most of its sampled wins start with it"
             } else {
-                "by looking ahead: the line to the best card to turn up (the default player at 1 and 2 suits; HOP's move when no move starts enough sampled wins, one at 1 and 2 suits, two at 4)"
+                "by looking ahead: the line to the best card to turn up (the default player; HOP's move when no move starts enough sampled wins, one at 1 and 2 suits, two at 4)"
             }
         )?;
     }

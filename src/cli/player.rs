@@ -14,14 +14,12 @@ use spider_analyzer::unknown::playout::shipped_odds;
 /// `--player`'s help: the players by name, from [`Player::NAMES`].
 static PLAYER_HELP: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "The blind player: {} (default: `{}` at 1 suit, `{}` at 2, `{}` at 4; see docs/unknown-cards.md)",
+        "The blind player: {} (default: `{}`; see docs/unknown-cards.md)",
         Player::NAMES
             .iter()
             .map(|n| format!("`{n}`"))
             .collect::<Vec<_>>()
             .join(", "),
-        Player::default_for(SuitCount::One),
-        Player::default_for(SuitCount::Two),
         Player::default_for(SuitCount::Four),
     )
 });
@@ -214,7 +212,7 @@ pub(crate) fn what_chances_mean(suits: SuitCount, player: Player) -> String {
     let won_blind = match suits {
         SuitCount::One => 88,
         SuitCount::Two => 62,
-        SuitCount::Four => 15,
+        SuitCount::Four => 17,
     };
     let study = if player == Player::default_for(suits)
         && let Some(share) = Interval::of(won_blind, 100)

@@ -121,11 +121,10 @@ impl Course {
 #[serde(rename_all = "lowercase")]
 pub enum Player {
     /// [`super::blind::Hop`]: hindsight optimisation, every sample solved with its cards
-    /// known. The default at 4 suits ([`Player::default_for`]), and
-    /// the only one whose chances are shares of winnable samples.
+    /// known; the only one whose chances are shares of winnable samples.
     Hop,
     /// [`super::blind::Lookahead`]: the lookahead alone (the line to the best reveal),
-    /// no sample. The default at 1 and 2 suits.
+    /// no sample. The default ([`Player::default_for`]).
     Lookahead,
     /// [`super::search::Search`]: the search over the reveals, candidate
     /// lines weighed by playouts of the learned fast policy.
@@ -135,21 +134,17 @@ pub enum Player {
 impl Player {
     /// The player of `spider play`, `spider hint` and `batch --hidden` when
     /// none is named: the one that won the most where they were measured
-    /// (docs/unknown-cards.md). At 2 suits the lookahead player: it won
-    /// 164 of 300 games against HOP's 144 over three ranges of deals (the
-    /// report's own 101..200, 55 against 49; the tuning range 1001..1100,
-    /// 52 against 50; own 2001..2100, 57 against 45), in half the seconds.
-    /// At 1 suit the lookahead player too, since its value was learned:
-    /// game by game against HOP, 193 of own 41001..41100 and 42001..42100
-    /// against 179 (18 and 4 games only one won), and as many on 300
-    /// others (273 against 270: the report's own 101..200, own 9001..9100
-    /// and 43001..43100), at 1.7 CPU seconds a game against 4.2. At 4
-    /// suits HOP (10 of 100 against 7).
-    pub fn default_for(suits: SuitCount) -> Player {
-        match suits {
-            SuitCount::One | SuitCount::Two => Player::Lookahead,
-            SuitCount::Four => Player::Hop,
-        }
+    /// (docs/unknown-cards.md): the lookahead player at every suit count.
+    /// At 2 suits it won 164 of 300 games against HOP's 144 over three
+    /// ranges of deals, in half the seconds. At 1 suit, since its value
+    /// was learned, 193 of own 41001..41100 and 42001..42100 against HOP's
+    /// 179, and as many on 300 others (273 against 270), at 1.7 CPU
+    /// seconds a game against 4.2. At 4 suits, since its search keeps
+    /// same-suit runs whole (`lookahead::keep_runs_whole`), more games than
+    /// HOP on every range of PySol deals they both played, at a tenth of
+    /// the CPU (docs/unknown-cards.md).
+    pub fn default_for(_suits: SuitCount) -> Player {
+        Player::Lookahead
     }
 
     /// The samples a decision when none are named: the search player's
@@ -307,16 +302,16 @@ impl HiddenSettings {
 mod tests {
     use super::*;
 
-    /// The defaults a study plays at each suit count: the lookahead player
-    /// at 1 and 2 suits (its solves, once every card is seen, within
-    /// 100,000 positions), HOP within 50,000 a solve at 4; everything else
-    /// as [`HiddenSettings::default`].
+    /// The defaults a study plays at each suit count: the lookahead player,
+    /// its solves (once every card is seen) within 100,000 positions at 1
+    /// and 2 suits and 50,000 at 4; everything else as
+    /// [`HiddenSettings::default`].
     #[test]
     fn the_settings_for_each_suit_count_are_the_studys_defaults() {
         for (suits, player, positions) in [
             (SuitCount::One, Player::Lookahead, 100_000),
             (SuitCount::Two, Player::Lookahead, 100_000),
-            (SuitCount::Four, Player::Hop, 50_000),
+            (SuitCount::Four, Player::Lookahead, 50_000),
         ] {
             let settings = HiddenSettings::for_suits(suits);
             assert_eq!(settings.player, player, "{suits:?}");
