@@ -596,7 +596,7 @@ impl Companion<'_> {
         let seed = self.seed ^ (state.history.len() as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d);
         writeln!(
             state.out,
-            "  solving {samples} sampled completions, then each legal move in each winnable one…"
+            "  solving {samples} sampled completions, then the best few moves in each winnable one…"
         )?;
         state.out.flush()?;
         let decided = sample::decide_sample(
@@ -608,13 +608,16 @@ impl Companion<'_> {
             cancel,
             &|_| {},
         )?;
-        // Every legal move tried in every winnable completion, as `spider
-        // hint` does: a share is the move's, not only that of the first
-        // move of the one line the solver found.
+        // The best few moves and the one suggested tried in every winnable
+        // completion, as `spider hint` does: a share is the move's, not
+        // only that of the first move of the one line the solver found.
         let list = super::hint::try_moves(
             &deal,
             &decided,
-            hint::Method::Verify,
+            hint::Method::Verify {
+                best: Some(hint::VERIFIED_MOVES),
+                also: state.suggestion.as_ref().map(|c| c.mv),
+            },
             &self.settings.limits,
             cancel,
             &|_| {},

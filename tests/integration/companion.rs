@@ -752,9 +752,9 @@ fn hint_at_a_prompt_lists_the_moves_with_the_suggested_one_first() {
     assert!(text.contains("every legal move, best first:"), "{text}");
 }
 
-/// The hint's list at a prompt agrees with the move it suggests: each
-/// legal move is tried in each winnable sampled completion, as `spider
-/// hint` does, so the suggested move is the first of the list or tied
+/// The hint's list at a prompt agrees with the move it suggests: the best
+/// few moves and the suggested one are tried in each winnable sampled
+/// completion, as `spider hint` does, so the suggested move is the first of the list or tied
 /// with it (on own 2-suit deal 1 crediting only each line's first move
 /// gave the suggested 6-3/1 1 of 30 against 27 for 1-5/1, though it wins
 /// in as many).
@@ -779,8 +779,10 @@ fn the_hints_list_at_a_prompt_agrees_with_its_move() {
         .and_then(|l| l.split(' ').next())
         .unwrap_or_else(|| panic!("{text}"));
     assert_eq!(suggested, "6-3/1", "{text}");
+    // The best few moves by the first moves of the wins, and the one
+    // suggested, are tried (--verify-moves, 2 by default): here 2 of 6.
     assert!(
-        text.contains("every legal move is tried in every winnable one"),
+        text.contains("2 of the 6 legal moves (those the first moves of the wins rank best, and the blind player's) are tried in every winnable one"),
         "{text}"
     );
     let row = text
@@ -791,4 +793,40 @@ fn the_hints_list_at_a_prompt_agrees_with_its_move() {
         row.trim_start().starts_with("1. ") || row.contains("(tied with the best"),
         "{row}\n{text}"
     );
+    assert!(!row.contains("not tried"), "{row}");
+}
+
+/// One flag, one meaning, one default: the flags `analyze` and `hint`
+/// share (how the completions are decided, and each search's budget) read
+/// the same, word for word and default for default, in both `--help`s.
+#[test]
+fn analyze_and_hint_read_their_shared_flags_the_same() {
+    let help = |command: &str| {
+        let output = spider().args([command, "--help"]).output().unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let words = |text: &str, flag: &str| {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(flag))
+            .unwrap_or_else(|| panic!("{flag} missing:\n{text}"));
+        line.trim()[flag.len()..].trim().to_string()
+    };
+    let (analyze, hint) = (help("analyze"), help("hint"));
+    for (flag, default) in [
+        ("--max-completions <N>", "[default: 1000]"),
+        ("--samples <N>", "[default: 100]"),
+        ("--sample-max-positions <N>", "[default: 2000000]"),
+        ("--verify-moves <N>", "[default: 2]"),
+        ("--max-positions <N>", "[default: 20000000]"),
+        ("--time-limit <SECS>", "[default: 0]"),
+        ("--memory-limit <SIZE>", "[default: auto]"),
+        ("--seed <N>", "[default: 1]"),
+    ] {
+        assert!(words(&analyze, flag).ends_with(default), "analyze {flag}");
+        assert!(words(&hint, flag).ends_with(default), "hint {flag}");
+        if flag != "--seed <N>" {
+            assert_eq!(words(&analyze, flag), words(&hint, flag), "{flag}");
+        }
+    }
 }
