@@ -493,7 +493,9 @@ pub(crate) fn print_hint(
         // blind player's move may be another).
         // The interval only for a sample: over every completion the share
         // is exact.
-        let share = m.share.map_or(String::new(), |s| {
+        let untried = !m.tried && matches!(hint.method, Method::Verify { .. });
+        // A move not tried has no share: its wins are a lower bound.
+        let share = m.share.filter(|_| !untried).map_or(String::new(), |s| {
             if sampled {
                 share_column(s.share, s.low, s.high)
             } else {
@@ -501,7 +503,7 @@ pub(crate) fn print_hint(
             }
         });
         let note = kind_words(m.kind);
-        let tie = if index > 0 && tied(m, top, sampled) {
+        let tie = if index > 0 && !untried && tied(m, top, sampled) {
             if sampled {
                 "  (tied with the best: the intervals overlap)"
             } else {
@@ -511,10 +513,10 @@ pub(crate) fn print_hint(
             ""
         };
         let width = if sampled { 25 } else { 6 };
-        let untried = if m.tried || !matches!(hint.method, Method::Verify { .. }) {
-            ""
-        } else {
+        let untried = if untried {
             "  (not tried: only the wins that start with it)"
+        } else {
+            ""
         };
         writeln!(
             out,

@@ -458,8 +458,9 @@ fn the_hint_tries_only_the_best_moves_and_says_which() {
         .stdout(predicate::str::contains(
             "move to play now: 6-5/1  (4♥ from pile 6 onto 5♠ on pile 5)",
         ))
+        // No share for the move not tried: its wins are only those found.
         .stdout(predicate::str::contains(
-            "(not tried: only the wins that start with it)\n",
+            "   2. 10-5/1      0 of 2           4♠ from pile 10 onto 5♠ on pile 5  [turns up a card, builds a same-suit run]  (not tried: only the wins that start with it)\n",
         ))
         .stdout(predicate::str::contains(
             "1 of the 2 legal moves (those the first moves of the wins rank best, and the blind player's) is tried",
