@@ -829,4 +829,11 @@ fn analyze_and_hint_read_their_shared_flags_the_same() {
             assert_eq!(words(&analyze, flag), words(&hint, flag), "{flag}");
         }
     }
+    // analyze's --completions is --max-completions 100000: not both.
+    spider()
+        .args(["analyze", "deals/mid-game.yaml", "--completions"])
+        .args(["--max-completions", "5"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--max-completions"));
 }
