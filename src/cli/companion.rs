@@ -447,7 +447,26 @@ impl Companion<'_> {
             }
         };
         match answer {
+            // Enter says only "played": a card it turned up is still to
+            // be typed, so ask for it plainly rather than ask again.
             Answer::Enter => match suggested {
+                Some(mv) if asks > 0 => {
+                    writeln!(
+                        state.out,
+                        "  {mv} turns up {}: type {} (or the move you played instead)",
+                        if asks == 1 {
+                            "a card".to_string()
+                        } else {
+                            count(asks as u64, "card")
+                        },
+                        if asks == 1 {
+                            "it"
+                        } else {
+                            "them, pile 1 first"
+                        }
+                    )?;
+                    Ok(Turn::Again)
+                }
                 Some(mv) => self.play(state, mv, Vec::new()),
                 None => Ok(Turn::Again),
             },

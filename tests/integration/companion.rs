@@ -837,3 +837,36 @@ fn analyze_and_hint_read_their_shared_flags_the_same() {
         .code(2)
         .stderr(predicates::str::contains("--max-completions"));
 }
+
+/// Enter at "which card turned up?" says the move was played, but the
+/// card it turned up is still to be typed: the companion says so, rather
+/// than ask the same question again with no word, and takes the card
+/// typed next (PySol 5 as its player sees it: each of its first moves
+/// turns up a card).
+#[test]
+fn enter_at_a_card_prompt_says_the_card_is_still_wanted() {
+    let output = spider()
+        .args(["play", "--pysol", "5"])
+        .args(QUICK)
+        .write_stdin("\nqd\nquit\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    // The suggested move (9-8/1 today), then the words.
+    let suggested = text
+        .lines()
+        .find_map(|l| l.strip_prefix("move 1: "))
+        .and_then(|l| l.split(' ').next())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        text.contains(&format!(
+            "  which card turned up? \n  {suggested} turns up a card: type it (or the move you played instead)\n  which card turned up? qd\n  turned up: Q♦\n"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("quit: stopped after 1 move; 0 runs removed, 93 cards not seen yet"),
+        "{text}"
+    );
+}
