@@ -179,11 +179,13 @@ fn parse_answer(line: &str) -> Result<Answer, String> {
         }
         _ => {}
     }
-    if words.len() == 1
-        && let Ok(tokens) = parse_moves(first)
-        && let [token] = tokens.as_slice()
-    {
-        return Ok(Answer::Move(token.step));
+    if words.len() == 1 {
+        match parse_moves(first) {
+            Ok(tokens) if tokens.len() == 1 => return Ok(Answer::Move(tokens[0].step)),
+            // No card has a dash: a move written wrong (`11-3/1`).
+            Err(e) if first.contains('-') => return Err(e.to_string()),
+            _ => {}
+        }
     }
     parse_cards(&words)
         .map(Answer::Cards)

@@ -543,7 +543,7 @@ pub(crate) fn print_hint(
             Method::Verify { .. } => {
                 let tried = hint.moves.iter().filter(|m| m.tried).count();
                 format!(
-                    ", and {tried} of the {} legal moves (those the first moves of the wins rank best, and the blind player's) {} tried in every winnable one (--verify-moves)",
+                    ", and {tried} of the {} legal moves (those the first moves of the wins rank best, and the blind player's) {} tried in every winnable one",
                     hint.moves.len(),
                     if tried == 1 { "is" } else { "are" }
                 )

@@ -113,16 +113,22 @@ stock: 5 rows left (50 cards); runs removed: 0 of 8
     assert!(text.contains("93 cards not seen yet"), "{text}");
 }
 
-/// A move that is not legal, a word that is not one and too many cards
-/// are refused with the question again; `help` lists the words.
+/// A move that is not legal, a move written wrong, a word that is not one
+/// and too many cards are refused with the question again; `help` lists
+/// the words.
 #[test]
 fn play_refuses_an_illegal_move_and_lists_its_words() {
     let dir = tempfile::tempdir().unwrap();
     let path = two_suit_deal_one(&dir);
-    let (code, text, _) = play(&path, "1-2/1\nfoo\nhelp\n", &[]);
+    let (code, text, _) = play(&path, "1-2/1\nfoo\n11-3/1\nhelp\n", &[]);
     assert_eq!(code, Some(3), "{text}");
     assert!(text.contains("1-2/1 is not legal here: "), "{text}");
     assert!(text.contains("`foo` is not a card"), "{text}");
+    // A move written wrong is read as a move, not as a card.
+    assert!(
+        text.contains("`11-3/1` is not a move: expected F-T/K (move K cards from pile F to pile T, piles 1-10), F-T (onto a card) or deal; again, please\n"),
+        "{text}"
+    );
     for word in [
         "undo",
         "fix 7h",
