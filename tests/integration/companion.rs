@@ -876,3 +876,38 @@ fn enter_at_a_card_prompt_says_the_card_is_still_wanted() {
         "{text}"
     );
 }
+
+/// `--suits` goes with `--number` only: with `--pysol` (4-suit deals) or
+/// a file it was silently dropped; now it is bad usage, exit 2, said as
+/// `spider deal` says it (and `--pysol N --suits 4` is allowed there too).
+#[test]
+fn play_refuses_suits_without_number() {
+    spider()
+        .args(["play", "--pysol", "5", "--suits", "2"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains(
+            "PySol game numbers are 4-suit Spider deals; --suits 2 cannot be used with --pysol",
+        ));
+    let dir = tempfile::tempdir().unwrap();
+    let path = two_suit_deal_one(&dir);
+    spider()
+        .arg("play")
+        .arg(&path)
+        .args(["--suits", "1"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains(
+            "--suits goes with --number: a deal file gives its own `suits:`",
+        ));
+    spider()
+        .args(["play", "--pysol", "5", "--suits", "4"])
+        .args(QUICK)
+        .write_stdin("quit\n")
+        .assert()
+        .code(3);
+}
