@@ -7,8 +7,11 @@
 //! are in positions, so the answers are the same on any machine; the
 //! times are this machine's. docs/analyze.md quotes the figures.
 //!
-//! `cargo bench --bench companion` (about two minutes of CPU in all);
-//! `COMPANION_JOBS=N` runs them on N threads (`-j N`).
+//! `cargo bench --bench companion` (about a minute and a half of CPU in
+//! all); `COMPANION_JOBS=N` runs them on N threads (`-j N`);
+//! `COMPANION_EVERY_MOVE=1` adds `hint --verify-moves 0` (every legal
+//! move tried in every winnable completion, about 3 minutes of CPU more),
+//! the choice the default `--verify-moves 2` is measured against.
 
 use std::process::Command;
 use std::time::Instant;
@@ -60,9 +63,14 @@ fn main() {
         ),
         ("two-suit-77", "tests/data/mid-game/two-suit-77.yaml"),
     ] {
-        for command in ["analyze", "hint"] {
+        let every_move = std::env::var_os("COMPANION_EVERY_MOVE").is_some();
+        let mut commands: Vec<&[&str]> = vec![&["analyze"], &["hint"]];
+        if every_move {
+            commands.push(&["hint", "--verify-moves", "0"]);
+        }
+        for command in commands {
             let mut run = Command::new(spider);
-            run.args([command, file]);
+            run.args(command).arg(file);
             if let Some(jobs) = &jobs {
                 run.args(["-j", jobs]);
             }
@@ -72,6 +80,7 @@ fn main() {
             let wall = started.elapsed().as_secs_f64();
             let cpu = children_cpu_seconds() - cpu_before;
             let stdout = String::from_utf8_lossy(&output.stdout);
+            let command = command.join(" ");
             println!(
                 "{case:<16}  {command:<7}  {:>4}  {wall:>6.1}  {cpu:>5.1}",
                 output

@@ -11,7 +11,6 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use anyhow::Context;
-use num_bigint::BigUint;
 use spider_analyzer::deal::{Deal, check, yaml};
 use spider_analyzer::game::{Game, compact_line};
 use spider_analyzer::solve::{
@@ -21,7 +20,7 @@ use spider_analyzer::text::count;
 use spider_analyzer::unknown::{Completion, Decided, SampleSummary};
 use spider_analyzer::unknown::{completions, hint, sample};
 
-use super::budget::{Budget, Shorten, for_samples};
+use super::budget::{Budget, Sampling, Shorten, for_samples};
 use super::completions::runs_removed;
 use super::flags::{self, CountLimit};
 
@@ -30,6 +29,9 @@ use super::flags::{self, CountLimit};
 /// (a win turns up every card), it only finds which unknown cards can turn
 /// up, and the completions give the verdict.
 const AS_WRITTEN_POSITIONS: u64 = 2_000_000;
+
+/// The most completions `--completions` decides.
+const EVERY_COMPLETION_AT_MOST: u64 = 100_000;
 
 /// The deal analyzed when no file is given: the 2017 game its player could
 /// not win in 20 hours, with its four never-seen cards.
@@ -54,30 +56,20 @@ pub struct Args {
     budget: Budget,
     #[command(flatten)]
     shorten: Shorten,
-    /// Decide every completion of the XX cards, however many there are (up
-    /// to --max-completions). By default they are all decided when there
-    /// are at most 1000; with more, a sample is decided (see --samples).
-    #[arg(long, conflicts_with = "no_completions")]
+    /// Decide every completion of the XX cards, up to 100,000 of them (the
+    /// same as --max-completions 100000).
+    #[arg(long, conflicts_with_all = ["no_completions", "max_completions"])]
     completions: bool,
     /// Do not decide the completions of the XX cards.
     #[arg(long)]
     no_completions: bool,
-    /// The most completions --completions will decide; 0 for no limit.
-    #[arg(long, value_name = "N", default_value = "100000", value_parser = flags::count_limit)]
-    max_completions: CountLimit,
-    /// When there are too many completions to decide them all: how many to
-    /// draw uniformly and decide (0: none).
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = flags::whole_usize(0, flags::MAX_SAMPLES))]
-    samples: usize,
+    #[command(flatten)]
+    sampling: Sampling,
     /// Seed of the sample of completions (printed with the report; the
     /// same seed draws the same sample, the same default as in every
     /// command).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = flags::whole(0, u64::MAX))]
     seed: u64,
-    /// Stop each sampled completion's search after this many positions
-    /// (the time limit applies too).
-    #[arg(long, value_name = "N", default_value_t = super::budget::DEFAULT_SAMPLE_MAX_POSITIONS, value_parser = flags::whole(1, flags::MAX_COUNT))]
-    sample_max_positions: u64,
     /// Also give the move to play now, as `spider hint` does, from the
     /// decided completions.
     #[arg(long)]
@@ -236,16 +228,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let unknown = deal.unknown_places().len();
     let candidates = report.candidates();
     let count = sample::count(&candidates);
-    let all_at_most = if args.completions {
-        args.max_completions.0.unwrap_or(u64::MAX)
-    } else {
-        1000
+    let sampling = Sampling {
+        max_completions: if args.completions {
+            CountLimit(Some(EVERY_COMPLETION_AT_MOST))
+        } else {
+            args.sampling.max_completions
+        },
+        ..args.sampling.clone()
     };
-    let decide_all = count <= BigUint::from(all_at_most);
+    let all_at_most = sampling.max_completions.0.unwrap_or(u64::MAX);
+    let decide_all = !sampling.sampled(&count);
     let completions_follow = unknown > 0
         && report.consistent
         && !args.no_completions
-        && (decide_all || args.samples > 0);
+        && (decide_all || sampling.samples > 0);
     // With XX cards the deal as written cannot be won, only searched for
     // the unknown cards it can turn up; when the completions follow (they
     // give the verdict), that search gets at most AS_WRITTEN_POSITIONS.
@@ -275,14 +271,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     spinner.finish_and_clear();
 
     // Each sampled completion's search: the smaller budget.
-    let sample_limits = for_samples(&limits, true, args.sample_max_positions);
+    let sample_limits = for_samples(&limits, true, sampling.sample_max_positions);
     let want_completions = completions_follow && !cancel.load(Ordering::Relaxed);
     let seed = args.seed;
     let decided = if want_completions {
         let size = if decide_all {
             u64::try_from(&count).unwrap_or(u64::MAX)
         } else {
-            args.samples as u64
+            sampling.samples as u64
         };
         let bar = completions_bar(size, !decide_all);
         // The undecided so far on the bar; the count in the log when
@@ -314,7 +310,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 sample::decide_sample(
                     &deal,
                     &candidates,
-                    args.samples,
+                    sampling.samples,
                     seed,
                     &sample_limits,
                     &cancel,
@@ -342,8 +338,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             super::hint::try_moves(
                 &deal,
                 &decided,
-                hint::Method::Verify,
-                &for_samples(&limits, decided.is_sample(), args.sample_max_positions),
+                hint::Method::Verify {
+                    best: sampling.verified_moves(),
+                    also: None,
+                },
+                &for_samples(&limits, decided.is_sample(), sampling.sample_max_positions),
                 &cancel,
                 &|words| log.note(&format!("hint: {words}")),
             )
@@ -356,7 +355,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let planned = if decide_all {
         sample::approximate(&count)
     } else {
-        args.samples.to_string()
+        sampling.samples.to_string()
     };
     // Ctrl-C while the completions were decided: how many of how many.
     let stopped = match &decided {

@@ -34,6 +34,49 @@ pub struct Budget {
     pub memory_limit: MemoryLimit,
 }
 
+/// How `analyze` and `hint` decide the completions of the `XX` cards: the
+/// same flags, meanings and defaults in both.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Sampling {
+    /// Decide every completion of the XX cards when there are at most N;
+    /// with more, decide a sample of --samples; 0 for no limit (every
+    /// completion, however many).
+    #[arg(long, value_name = "N", default_value = "1000", value_parser = flags::count_limit)]
+    pub max_completions: flags::CountLimit,
+    /// When the completions are more than --max-completions: how many to
+    /// draw uniformly and decide (0: none; `hint` needs at least 1).
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = flags::whole_usize(0, flags::MAX_SAMPLES))]
+    pub samples: usize,
+    /// Stop each sampled completion's search (and, with a hint, each try
+    /// of a move in it) after this many positions, or --max-positions if
+    /// smaller. A completion left undecided is counted both ways in the
+    /// share's interval.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SAMPLE_MAX_POSITIONS, value_parser = flags::whole(1, flags::MAX_COUNT))]
+    pub sample_max_positions: u64,
+    /// With a hint: try the N moves that the first moves of the wins found
+    /// rank best, and the blind player's move, in every winnable
+    /// completion; a move not tried counts only the wins that start with
+    /// it; 0 for no limit (every legal move, slower: see
+    /// docs/analyze.md).
+    #[arg(long, value_name = "N", default_value_t = spider_analyzer::unknown::hint::VERIFIED_MOVES as u64, value_parser = count)]
+    pub verify_moves: u64,
+}
+
+impl Sampling {
+    /// Whether `count` completions are too many to decide them all.
+    pub fn sampled(&self, count: &num_bigint::BigUint) -> bool {
+        self.max_completions
+            .0
+            .is_some_and(|most| *count > num_bigint::BigUint::from(most))
+    }
+
+    /// The most moves a hint tries in every winnable completion (`None`:
+    /// every legal move).
+    pub fn verified_moves(&self) -> Option<usize> {
+        (self.verify_moves > 0).then(|| usize::try_from(self.verify_moves).unwrap_or(usize::MAX))
+    }
+}
+
 /// The default of `--sample-max-positions` in `analyze` and `hint`: the
 /// positions each sampled completion's search may examine. On PySol 5 as
 /// its player sees it (94 `XX`), 18 of 20 sampled completions are won

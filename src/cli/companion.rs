@@ -179,11 +179,13 @@ fn parse_answer(line: &str) -> Result<Answer, String> {
         }
         _ => {}
     }
-    if words.len() == 1
-        && let Ok(tokens) = parse_moves(first)
-        && let [token] = tokens.as_slice()
-    {
-        return Ok(Answer::Move(token.step));
+    if words.len() == 1 {
+        match parse_moves(first) {
+            Ok(tokens) if tokens.len() == 1 => return Ok(Answer::Move(tokens[0].step)),
+            // No card has a dash: a move written wrong (`11-3/1`).
+            Err(e) if first.contains('-') => return Err(e.to_string()),
+            _ => {}
+        }
     }
     parse_cards(&words)
         .map(Answer::Cards)
@@ -447,7 +449,26 @@ impl Companion<'_> {
             }
         };
         match answer {
+            // Enter says only "played": a card it turned up is still to
+            // be typed, so ask for it plainly rather than ask again.
             Answer::Enter => match suggested {
+                Some(mv) if asks > 0 => {
+                    writeln!(
+                        state.out,
+                        "  {mv} turns up {}: type {} (or the move you played instead)",
+                        if asks == 1 {
+                            "a card".to_string()
+                        } else {
+                            count(asks as u64, "card")
+                        },
+                        if asks == 1 {
+                            "it"
+                        } else {
+                            "them, pile 1 first"
+                        }
+                    )?;
+                    Ok(Turn::Again)
+                }
                 Some(mv) => self.play(state, mv, Vec::new()),
                 None => Ok(Turn::Again),
             },
@@ -596,7 +617,7 @@ impl Companion<'_> {
         let seed = self.seed ^ (state.history.len() as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d);
         writeln!(
             state.out,
-            "  solving {samples} sampled completions, then each legal move in each winnable one…"
+            "  solving {samples} sampled completions, then the best few moves in each winnable one…"
         )?;
         state.out.flush()?;
         let decided = sample::decide_sample(
@@ -608,13 +629,16 @@ impl Companion<'_> {
             cancel,
             &|_| {},
         )?;
-        // Every legal move tried in every winnable completion, as `spider
-        // hint` does: a share is the move's, not only that of the first
-        // move of the one line the solver found.
+        // The best few moves and the one suggested tried in every winnable
+        // completion, as `spider hint` does: a share is the move's, not
+        // only that of the first move of the one line the solver found.
         let list = super::hint::try_moves(
             &deal,
             &decided,
-            hint::Method::Verify,
+            hint::Method::Verify {
+                best: Some(hint::VERIFIED_MOVES),
+                also: state.suggestion.as_ref().map(|c| c.mv),
+            },
             &self.settings.limits,
             cancel,
             &|_| {},

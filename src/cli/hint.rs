@@ -32,37 +32,18 @@ pub struct Args {
     /// The deal file (YAML, or CLIPS facts), as the player sees it: every
     /// card never seen written `XX`.
     file: PathBuf,
-    /// Decide every completion when there are at most N; with more, a
-    /// sample of --samples completions.
-    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = super::flags::whole(0, super::flags::MAX_COUNT))]
-    max_completions: u64,
-    /// How many completions to draw uniformly when there are too many, 1
-    /// or more.
-    #[arg(long, value_name = "N", default_value_t = 30, value_parser = super::flags::whole_usize(1, super::flags::MAX_SAMPLES))]
-    samples: usize,
+    #[command(flatten)]
+    sampling: super::budget::Sampling,
     /// Seed of the sample and of the blind player (printed; the same seed
     /// draws the same sample, the same default as in every command).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::flags::whole(0, u64::MAX))]
     seed: u64,
-    /// Stop each search (one completion, or one move in one completion)
-    /// after this many positions; 0 for no limit.
-    #[arg(long, value_name = "N", default_value = "1000000", value_parser = super::flags::count_limit)]
-    max_positions: super::flags::CountLimit,
-    /// Stop each search of a sampled completion (and of a move in it)
-    /// after this many positions, or --max-positions if smaller: the same
-    /// flag as `analyze`'s. A completion left undecided is counted both
-    /// ways in the share's interval.
-    #[arg(long, value_name = "N", default_value_t = super::budget::DEFAULT_SAMPLE_MAX_POSITIONS, value_parser = super::flags::whole(1, super::flags::MAX_COUNT))]
-    sample_max_positions: u64,
-    /// Also stop each search after this many seconds of wall time; 0 for
-    /// no limit (the default; with a deadline the hint can depend on the
-    /// machine's speed and load).
-    #[arg(long, value_name = "SECS", default_value = "0", value_parser = super::flags::time_limit)]
-    time_limit: super::flags::TimeLimit,
+    #[command(flatten)]
+    budget: super::budget::Budget,
     /// Credit only the first move of each completion's winning line
-    /// instead of trying every legal move in every winnable completion
-    /// (much faster, less exact: see docs/unknown-cards.md).
-    #[arg(long)]
+    /// instead of trying moves in every winnable completion (faster, less
+    /// exact: see docs/unknown-cards.md).
+    #[arg(long, conflicts_with = "verify_moves")]
     first_moves: bool,
     /// Threads, 1 to 1024 (default: all cores).
     #[arg(short, long, value_name = "N", value_parser = super::flags::jobs)]
@@ -77,7 +58,7 @@ pub struct Args {
     progress_every: super::flags::TimeLimit,
     /// The blind player whose move is the move to play now (the same as
     /// `spider play`'s; its own budgets, not --samples and
-    /// --max-positions, which size the list of shares).
+    /// --sample-max-positions, which size the list of shares).
     #[command(flatten)]
     player: super::player::PlayerArgs,
 }
@@ -92,16 +73,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     spider_analyzer::game::Game::new(&deal).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let report = check::check(&deal);
     super::input::refuse_inconsistent(&name, &report)?;
-    let limits = Limits {
-        max_positions: args.max_positions.0,
-        time_limit: args.time_limit.0,
-        memory_limit: super::flags::MemoryLimit::Auto.per_search(super::flags::threads(args.jobs)),
-        ..Limits::default()
-    };
+    let limits = args.budget.limits(super::flags::threads(args.jobs));
     let candidates = report.candidates();
     let count = sample::count(&candidates);
     let seed = args.seed;
-    let sampled = count > BigUint::from(args.max_completions);
+    let sampled = args.sampling.sampled(&count);
+    if args.sampling.samples == 0 {
+        anyhow::bail!("--samples 0 decides no sampled completion: the hint needs at least 1");
+    }
     let cancel = super::cancel_on_ctrl_c();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
@@ -120,7 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let samples = args.samples;
+    let samples = args.sampling.samples;
     let size = if sampled {
         samples as u64
     } else {
@@ -139,7 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         log.note(&format!("{} of {size} completions solved", bar.position()));
     };
     // A sample's solves: the smaller position budget.
-    let limits = super::budget::for_samples(&limits, sampled, args.sample_max_positions);
+    let limits = super::budget::for_samples(&limits, sampled, args.sampling.sample_max_positions);
     let decided = pool.install(|| {
         if sampled {
             sample::decide_sample(
@@ -157,7 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 &candidates,
                 &limits,
                 &cancel,
-                args.max_completions,
+                args.sampling.max_completions.0.unwrap_or(u64::MAX),
                 &on_done,
             )
         }
@@ -165,16 +144,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     // Ctrl-C while the completions were decided, or only after them.
     let stopped_in_sample = cancel.load(std::sync::atomic::Ordering::Relaxed);
-    let method = if args.first_moves {
-        Method::FirstMoves
-    } else {
-        Method::Verify
-    };
-    let hint = pool.install(|| {
-        try_moves(&deal, &decided, method, &limits, &cancel, &|words| {
-            log.note(words)
-        })
-    })?;
     let spinner = super::spinner();
     // The move itself is the blind player's (the same policy as `spider
     // play` and `batch --hidden`) when the file shows what a player sees:
@@ -199,6 +168,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (None, None)
     };
     spinner.finish_and_clear();
+    let method = if args.first_moves {
+        Method::FirstMoves
+    } else {
+        // The blind player's move is tried with the best few.
+        Method::Verify {
+            best: args.sampling.verified_moves(),
+            also: choice.as_ref().map(|c| c.mv),
+        }
+    };
+    let hint = pool.install(|| {
+        try_moves(&deal, &decided, method, &limits, &cancel, &|words| {
+            log.note(words)
+        })
+    })?;
 
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -323,7 +306,7 @@ pub(crate) fn try_moves(
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     bar.set_message(format!(
-        "trying each legal move in {}",
+        "trying moves in {}",
         plural(winnable as u64, "winnable completion")
     ));
     bar.enable_steady_tick(std::time::Duration::from_millis(500));
@@ -450,7 +433,7 @@ pub(crate) fn print_hint(
     if knows_nothing(hint) {
         writeln!(
             out,
-            "move to play now: unknown: no win was found in {} within the limits, so no move can be told better than another (raise --max-positions or --samples); the legal moves, by the tie-breaks only:",
+            "move to play now: unknown: no win was found in {} within the limits, so no move can be told better than another (raise --sample-max-positions or --samples); the legal moves, by the tie-breaks only:",
             any_of(top.of, which)
         )?;
         for (index, m) in hint.moves.iter().enumerate() {
@@ -510,7 +493,9 @@ pub(crate) fn print_hint(
         // blind player's move may be another).
         // The interval only for a sample: over every completion the share
         // is exact.
-        let share = m.share.map_or(String::new(), |s| {
+        let untried = !m.tried && matches!(hint.method, Method::Verify { .. });
+        // A move not tried has no share: its wins are a lower bound.
+        let share = m.share.filter(|_| !untried).map_or(String::new(), |s| {
             if sampled {
                 share_column(s.share, s.low, s.high)
             } else {
@@ -518,7 +503,7 @@ pub(crate) fn print_hint(
             }
         });
         let note = kind_words(m.kind);
-        let tie = if index > 0 && tied(m, top, sampled) {
+        let tie = if index > 0 && !untried && tied(m, top, sampled) {
             if sampled {
                 "  (tied with the best: the intervals overlap)"
             } else {
@@ -528,9 +513,14 @@ pub(crate) fn print_hint(
             ""
         };
         let width = if sampled { 25 } else { 6 };
+        let untried = if untried {
+            "  (not tried: only the wins that start with it)"
+        } else {
+            ""
+        };
         writeln!(
             out,
-            "{:>4}. {:<8} {:>4} of {:<4} {:<width$} {}{}{tie}",
+            "{:>4}. {:<8} {:>4} of {:<4} {:<width$} {}{}{tie}{untried}",
             index + 1,
             m.mv.to_string(),
             m.wins,
@@ -548,9 +538,19 @@ pub(crate) fn print_hint(
         out,
         "assumes: each completion is solved with its cards known{}; a player who cannot see them cannot follow a different line for each, so a share is optimistic for that player. Ties go to moves that turn up a card, then same-suit builds, the deal last.",
         match hint.method {
-            Method::Verify => ", and every legal move is tried in every winnable one",
+            _ if hint.moves.iter().all(|m| m.tried) =>
+                ", and every legal move is tried in every winnable one".to_string(),
+            Method::Verify { .. } => {
+                let tried = hint.moves.iter().filter(|m| m.tried).count();
+                format!(
+                    ", and {tried} of the {} legal moves (those the first moves of the wins rank best, and the blind player's) {} tried in every winnable one",
+                    hint.moves.len(),
+                    if tried == 1 { "is" } else { "are" }
+                )
+            }
             Method::FirstMoves =>
-                "; only the first move of each winning line found is credited (--first-moves)",
+                "; only the first move of each winning line found is credited (--first-moves)"
+                    .to_string(),
         }
     )?;
     Ok(())
@@ -568,7 +568,7 @@ fn any_of(n: usize, noun: &str) -> String {
 pub(crate) fn hint_json(hint: &Hint) -> serde_json::Value {
     serde_json::json!({
         "method": match hint.method {
-            Method::Verify => "verify",
+            Method::Verify { .. } => "verify",
             Method::FirstMoves => "first-moves",
         },
         "extra_solves": hint.extra_solves,
@@ -581,6 +581,7 @@ pub(crate) fn hint_json(hint: &Hint) -> serde_json::Value {
             "wins": m.wins,
             "of": m.of,
             "share": m.share,
+            "tried": m.tried,
         })).collect::<Vec<_>>(),
     })
 }

@@ -76,6 +76,20 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // clap's `requires` lets --suits through once the source group is
+    // given: say here what it goes with, as `spider deal` does.
+    match (args.suits, args.number, args.pysol, &args.file) {
+        (Some(suits), None, Some(_), _) if suits != spider_analyzer::cards::SuitCount::Four => {
+            anyhow::bail!(
+                "PySol game numbers are 4-suit Spider deals; --suits {} cannot be used with --pysol",
+                suits.count()
+            )
+        }
+        (Some(_), None, None, Some(_)) => {
+            anyhow::bail!("--suits goes with --number: a deal file gives its own `suits:`")
+        }
+        _ => {}
+    }
     let (deal, name, file) = match (&args.file, args.number, args.pysol) {
         (Some(file), _, _) => (
             super::input::load_deal(file)?,

@@ -502,7 +502,7 @@ fn analyze_lines_prints_each_completions_winning_line() {
     let run = |extra: &[&str]| {
         let output = spider()
             .args(["analyze", "deals/mid-game.yaml", "-q", "--samples", "3"])
-            .args(["--completions", "--max-completions", "1", "--seed", "7"])
+            .args(["--max-completions", "1", "--seed", "7"])
             .args(NO_SHORTENING)
             .args(extra)
             .output()

@@ -113,16 +113,22 @@ stock: 5 rows left (50 cards); runs removed: 0 of 8
     assert!(text.contains("93 cards not seen yet"), "{text}");
 }
 
-/// A move that is not legal, a word that is not one and too many cards
-/// are refused with the question again; `help` lists the words.
+/// A move that is not legal, a move written wrong, a word that is not one
+/// and too many cards are refused with the question again; `help` lists
+/// the words.
 #[test]
 fn play_refuses_an_illegal_move_and_lists_its_words() {
     let dir = tempfile::tempdir().unwrap();
     let path = two_suit_deal_one(&dir);
-    let (code, text, _) = play(&path, "1-2/1\nfoo\nhelp\n", &[]);
+    let (code, text, _) = play(&path, "1-2/1\nfoo\n11-3/1\nhelp\n", &[]);
     assert_eq!(code, Some(3), "{text}");
     assert!(text.contains("1-2/1 is not legal here: "), "{text}");
     assert!(text.contains("`foo` is not a card"), "{text}");
+    // A move written wrong is read as a move, not as a card.
+    assert!(
+        text.contains("`11-3/1` is not a move: expected F-T/K (move K cards from pile F to pile T, piles 1-10), F-T (onto a card) or deal; again, please\n"),
+        "{text}"
+    );
     for word in [
         "undo",
         "fix 7h",
@@ -752,9 +758,9 @@ fn hint_at_a_prompt_lists_the_moves_with_the_suggested_one_first() {
     assert!(text.contains("every legal move, best first:"), "{text}");
 }
 
-/// The hint's list at a prompt agrees with the move it suggests: each
-/// legal move is tried in each winnable sampled completion, as `spider
-/// hint` does, so the suggested move is the first of the list or tied
+/// The hint's list at a prompt agrees with the move it suggests: the best
+/// few moves and the suggested one are tried in each winnable sampled
+/// completion, as `spider hint` does, so the suggested move is the first of the list or tied
 /// with it (on own 2-suit deal 1 crediting only each line's first move
 /// gave the suggested 6-3/1 1 of 30 against 27 for 1-5/1, though it wins
 /// in as many).
@@ -779,8 +785,10 @@ fn the_hints_list_at_a_prompt_agrees_with_its_move() {
         .and_then(|l| l.split(' ').next())
         .unwrap_or_else(|| panic!("{text}"));
     assert_eq!(suggested, "6-3/1", "{text}");
+    // The best few moves by the first moves of the wins, and the one
+    // suggested, are tried (--verify-moves, 2 by default): here 2 of 6.
     assert!(
-        text.contains("every legal move is tried in every winnable one"),
+        text.contains("2 of the 6 legal moves (those the first moves of the wins rank best, and the blind player's) are tried in every winnable one"),
         "{text}"
     );
     let row = text
@@ -791,4 +799,115 @@ fn the_hints_list_at_a_prompt_agrees_with_its_move() {
         row.trim_start().starts_with("1. ") || row.contains("(tied with the best"),
         "{row}\n{text}"
     );
+    assert!(!row.contains("not tried"), "{row}");
+}
+
+/// One flag, one meaning, one default: the flags `analyze` and `hint`
+/// share (how the completions are decided, and each search's budget) read
+/// the same, word for word and default for default, in both `--help`s.
+#[test]
+fn analyze_and_hint_read_their_shared_flags_the_same() {
+    let help = |command: &str| {
+        let output = spider().args([command, "--help"]).output().unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let words = |text: &str, flag: &str| {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(flag))
+            .unwrap_or_else(|| panic!("{flag} missing:\n{text}"));
+        line.trim()[flag.len()..].trim().to_string()
+    };
+    let (analyze, hint) = (help("analyze"), help("hint"));
+    for (flag, default) in [
+        ("--max-completions <N>", "[default: 1000]"),
+        ("--samples <N>", "[default: 100]"),
+        ("--sample-max-positions <N>", "[default: 2000000]"),
+        ("--verify-moves <N>", "[default: 2]"),
+        ("--max-positions <N>", "[default: 20000000]"),
+        ("--time-limit <SECS>", "[default: 0]"),
+        ("--memory-limit <SIZE>", "[default: auto]"),
+        ("--seed <N>", "[default: 1]"),
+    ] {
+        assert!(words(&analyze, flag).ends_with(default), "analyze {flag}");
+        assert!(words(&hint, flag).ends_with(default), "hint {flag}");
+        if flag != "--seed <N>" {
+            assert_eq!(words(&analyze, flag), words(&hint, flag), "{flag}");
+        }
+    }
+    // analyze's --completions is --max-completions 100000: not both.
+    spider()
+        .args(["analyze", "deals/mid-game.yaml", "--completions"])
+        .args(["--max-completions", "5"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--max-completions"));
+}
+
+/// Enter at "which card turned up?" says the move was played, but the
+/// card it turned up is still to be typed: the companion says so, rather
+/// than ask the same question again with no word, and takes the card
+/// typed next (PySol 5 as its player sees it: each of its first moves
+/// turns up a card).
+#[test]
+fn enter_at_a_card_prompt_says_the_card_is_still_wanted() {
+    let output = spider()
+        .args(["play", "--pysol", "5"])
+        .args(QUICK)
+        .write_stdin("\nqd\nquit\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    // The suggested move (9-8/1 today), then the words.
+    let suggested = text
+        .lines()
+        .find_map(|l| l.strip_prefix("move 1: "))
+        .and_then(|l| l.split(' ').next())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        text.contains(&format!(
+            "  which card turned up? \n  {suggested} turns up a card: type it (or the move you played instead)\n  which card turned up? qd\n  turned up: Q♦\n"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("quit: stopped after 1 move; 0 runs removed, 93 cards not seen yet"),
+        "{text}"
+    );
+}
+
+/// `--suits` goes with `--number` only: with `--pysol` (4-suit deals) or
+/// a file it was silently dropped; now it is bad usage, exit 2, said as
+/// `spider deal` says it (and `--pysol N --suits 4` is allowed there too).
+#[test]
+fn play_refuses_suits_without_number() {
+    spider()
+        .args(["play", "--pysol", "5", "--suits", "2"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains(
+            "PySol game numbers are 4-suit Spider deals; --suits 2 cannot be used with --pysol",
+        ));
+    let dir = tempfile::tempdir().unwrap();
+    let path = two_suit_deal_one(&dir);
+    spider()
+        .arg("play")
+        .arg(&path)
+        .args(["--suits", "1"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains(
+            "--suits goes with --number: a deal file gives its own `suits:`",
+        ));
+    spider()
+        .args(["play", "--pysol", "5", "--suits", "4"])
+        .args(QUICK)
+        .write_stdin("quit\n")
+        .assert()
+        .code(3);
 }

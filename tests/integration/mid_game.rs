@@ -226,7 +226,8 @@ fn tries_cut(text: &str) -> (&str, usize) {
     (stop, moves)
 }
 
-/// `analyze --hint` stopped by Ctrl-C while it tries each move (its 60
+/// `analyze --hint --verify-moves 0` stopped by Ctrl-C while it tries
+/// each move (its 60
 /// sampled completions all decided, 767 tries of a move in a completion
 /// planned, about 45 s of one core) says so: the share is complete, the
 /// tries were cut after M of the 14 moves; it exits 3 (Ctrl-C stopped
@@ -241,6 +242,8 @@ fn analyze_hint_stopped_by_ctrl_c_while_it_tries_the_moves_says_so() {
             "--hint",
             "--samples",
             "60",
+            "--verify-moves",
+            "0",
             "-j",
             "1",
             "--seed",
@@ -274,6 +277,8 @@ fn hint_stopped_by_ctrl_c_while_it_tries_the_moves_says_so() {
             TWO_SUIT_77,
             "--samples",
             "60",
+            "--verify-moves",
+            "0",
             "-j",
             "1",
             "--progress-every",

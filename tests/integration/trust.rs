@@ -256,6 +256,17 @@ fn zero_means_no_limit_in_every_help() {
                 "--max-positions",
                 "--memory-limit",
                 "--max-completions",
+                "--verify-moves",
+            ][..],
+        ),
+        (
+            "hint",
+            &[
+                "--time-limit",
+                "--max-positions",
+                "--memory-limit",
+                "--max-completions",
+                "--verify-moves",
             ][..],
         ),
         ("batch", &["--time-limit", "--max-positions"][..]),

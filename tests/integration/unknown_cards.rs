@@ -128,7 +128,6 @@ fn a_sample_never_yields_a_proof() {
     let args = [
         "analyze",
         "deals/mid-game.yaml",
-        "--completions",
         "--max-completions",
         "1",
         "--samples",
@@ -387,6 +386,93 @@ fn the_hint_says_when_it_knows_nothing() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains("the position is won"));
+}
+
+/// `--verify-moves N` tries only the N moves the first moves of the wins
+/// rank best: here 6-5/1 starts the win of both completions, so with
+/// `--verify-moves 1` the losing 10-5/1 is not tried (no try at all), is
+/// said not tried, and the only winning move still comes first; the
+/// default (2) tries both moves; 0 tries every legal move.
+#[test]
+fn the_hint_tries_only_the_best_moves_and_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(&dir, "one.yaml", &one_winning_move());
+    let hint = |extra: &[&str]| {
+        json_of(
+            &spider()
+                .arg("hint")
+                .arg(&file)
+                .arg("--json")
+                .args(extra)
+                .assert()
+                .code(0)
+                .get_output()
+                .stdout,
+        )["hint"]
+            .clone()
+    };
+    let rows = |hint: &serde_json::Value| {
+        hint["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["move"].as_str().unwrap().to_string(),
+                    m["wins"].as_u64().unwrap(),
+                    m["tried"].as_bool().unwrap(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let one = hint(&["--verify-moves", "1"]);
+    assert_eq!(
+        rows(&one),
+        [
+            ("6-5/1".to_string(), 2, true),
+            ("10-5/1".to_string(), 0, false)
+        ]
+    );
+    assert_eq!(
+        one["tries"],
+        serde_json::json!({"done": 0, "planned": 0, "moves_done": 1, "moves": 1})
+    );
+    for every in [&[][..], &["--verify-moves", "0"][..]] {
+        let all = hint(every);
+        assert_eq!(
+            rows(&all),
+            [
+                ("6-5/1".to_string(), 2, true),
+                ("10-5/1".to_string(), 0, true)
+            ]
+        );
+        assert_eq!(all["tries"]["done"], 2);
+    }
+    // In words: the row not tried says so, and the footnote says which.
+    spider()
+        .arg("hint")
+        .arg(&file)
+        .args(["--verify-moves", "1"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "move to play now: 6-5/1  (4♥ from pile 6 onto 5♠ on pile 5)",
+        ))
+        // No share for the move not tried: its wins are only those found.
+        .stdout(predicate::str::contains(
+            "   2. 10-5/1      0 of 2           4♠ from pile 10 onto 5♠ on pile 5  [turns up a card, builds a same-suit run]  (not tried: only the wins that start with it)\n",
+        ))
+        .stdout(predicate::str::contains(
+            "1 of the 2 legal moves (those the first moves of the wins rank best, and the blind player's) is tried",
+        ));
+    // --first-moves tries none: the two flags do not go together.
+    spider()
+        .arg("hint")
+        .arg(&file)
+        .args(["--first-moves", "--verify-moves", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--verify-moves"));
 }
 
 /// Over every completion, moves that win in as many as the best are shown
