@@ -6,7 +6,7 @@
 //! when they differ a lot; the studies of docs/unknown-cards.md play 100.
 //!
 //! `cargo bench --bench blind` (own deals 1..4 at 1 and 2 suits, PySol
-//! games 1..4 at 4 suits; the two default players, hop and lookahead; about ten minutes);
+//! games 1..4 at 4 suits; the default player, lookahead, beside hop; about ten minutes);
 //! `BLIND_DEALS=N` deals per suit count, `BLIND_FIRST=N` the first deal
 //! number, `BLIND_SUITS=1,2` some suit counts, `BLIND_PLAYERS=hop,search`
 //! some players, `BLIND_SAMPLES=N` samples per decision (default: each
