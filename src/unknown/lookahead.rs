@@ -565,6 +565,47 @@ removed: [S, S, S, S, S]
         assert!(kept.iter().any(|mv| into(mv, 1)));
     }
 
+    /// At 4 suits the search keeps same-suit runs whole: of 8♥ 7♥ 6♥ on
+    /// 9♠, the whole run goes anywhere it fits (onto 9♣, into the empty
+    /// pile), and a part only onto its own suit (6♥ onto the other 7♥);
+    /// 6♥ onto 7♠ and a part into the empty pile are dropped.
+    #[test]
+    fn at_four_suits_a_same_suit_run_moves_whole_or_onto_its_own_suit() {
+        let text = "\
+suits: 4
+piles:
+  - face_up: [9S, 8H, 7H, 6H]
+  - face_up: [7H]
+  - face_up: [9C]
+  - face_up: [7S]
+  - face_up: []
+  - face_up: [KD]
+  - face_up: [KD]
+  - face_up: [KC]
+  - face_up: [KC]
+  - face_up: [KS]
+stock:
+  - [XX, XX, XX, XX, XX, XX, XX, XX, XX, XX]
+";
+        let deal = yaml::from_str(text, Path::new("t.yaml")).unwrap();
+        let game = Game::new(&deal).unwrap();
+        let mut moves = Vec::new();
+        game.moves(game.start(), &mut moves);
+        let all: Vec<String> = moves.iter().map(Move::to_string).collect();
+        for dropped in ["1-4/1", "1-5/1", "1-5/2"] {
+            assert!(all.contains(&dropped.to_owned()), "{dropped} in {all:?}");
+        }
+        keep_runs_whole(game.start(), &mut moves);
+        let kept: Vec<String> = moves.iter().map(Move::to_string).collect();
+        assert_eq!(
+            kept,
+            [
+                "1-2/1", "1-3/3", "1-5/3", "2-5/1", "3-5/1", "4-5/1", "6-5/1", "7-5/1", "8-5/1",
+                "9-5/1", "10-5/1"
+            ]
+        );
+    }
+
     /// The position of `piles` (one line each, as in a deal file) with six
     /// runs removed, no stock, one suit.
     fn position(piles: &[&str]) -> Position {

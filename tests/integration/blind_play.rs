@@ -115,15 +115,25 @@ fn the_blind_player_plays_deals_alike_until_a_hidden_difference_turns_up() {
     assert!(split.is_some(), "the swapped cards never turned up");
 }
 
-/// The same at 4 suits, where HOP drops a move only one plan starts with
-/// and plays the lookahead's line (`blind::min_votes`): PySol 7 and the
-/// same deal with the top face-down cards of two piles swapped, for piles
-/// 1 and 2, 3 and 4, 5 and 6. Every pair plays alike until a swapped card
-/// turns up, and in one game at least one does.
+/// The same at 4 suits, for HOP (which drops a move only one plan starts
+/// with and plays the lookahead's line, `blind::min_votes`) and for the
+/// lookahead player (the default, whose search keeps same-suit runs
+/// whole): PySol 7 and the same deal with the top face-down cards of two
+/// piles swapped, for piles 1 and 2, 3 and 4, 5 and 6. Every pair plays
+/// alike until a swapped card turns up, and in one game at least one does.
 #[test]
 fn at_four_suits_hop_plays_deals_alike_until_a_hidden_difference_turns_up() {
+    four_suit_twins_play_alike(Player::Hop);
+}
+
+#[test]
+fn at_four_suits_the_lookahead_player_plays_deals_alike_until_a_hidden_difference_turns_up() {
+    four_suit_twins_play_alike(Player::Lookahead);
+}
+
+fn four_suit_twins_play_alike(player: Player) {
     let deal = spider_analyzer::deal::pysol::deal(7, Rules::Standard).unwrap();
-    let a = log(&deal, 3);
+    let a = log_of(&deal, 3, player);
     assert!(!a.is_empty());
     let mut splits = 0;
     for first in [0, 2, 4] {
@@ -141,12 +151,12 @@ fn at_four_suits_hop_plays_deals_alike_until_a_hidden_difference_turns_up() {
             View::of(&deal).unwrap().deal(),
             View::of(&other).unwrap().deal()
         );
-        let b = log(&other, 3);
+        let b = log_of(&other, 3, player);
         if same_until_a_difference_turns_up(&moves_and_cards(&a), &moves_and_cards(&b)).is_some() {
             splits += 1;
         }
     }
-    assert!(splits > 0, "no swapped card ever turned up");
+    assert!(splits > 0, "{player}: no swapped card ever turned up");
 }
 
 /// Own 1-suit deal 5 after its five rows are dealt at once (the stock
