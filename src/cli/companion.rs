@@ -17,27 +17,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use spider_analyzer::cards::{Card, CardSlot, Suit};
 use spider_analyzer::deal::{Deal, PILES, Place, StockRow};
-use spider_analyzer::game::{Move, WrittenMove, parse_moves};
+use spider_analyzer::game::{Move, WrittenMove};
+
+use super::prompt::{Answer, HELP, parse_answer};
 use spider_analyzer::stats::Interval;
 use spider_analyzer::text::count;
 use spider_analyzer::unknown::blind::{Choice, HiddenSettings, Player};
 use spider_analyzer::unknown::policy::Policy;
 use spider_analyzer::unknown::view::View;
-
-/// The words the prompt takes, for `help`.
-pub const HELP: &str = "  \
-  at any prompt:
-    7h 10S A♠ ...      the cards the move turned up (pile 1 first; a deal: the ten cards dealt)
-    Enter              the move suggested was played (and turned up nothing, or the file knows what)
-    4-3/1, 4-3, deal   you played this move instead (F-T/K: K cards from pile F to pile T)
-    undo               take back the last move and the cards it turned up
-    fix 7h ...         the last move turned up these cards, not those typed (undo, then the move again)
-    board              the table as it is now
-    save FILE          write the position as a deal file (`spider play FILE` resumes it);
-                       an existing file is replaced only with `save FILE --force`
-    hint               every legal move with its share of sampled completions won
-    quit               stop here (exit 3)
-    help               this list";
 
 /// What [`State::step`] says when the player quits at its prompt.
 const QUIT: &str = "\u{0}quit";
@@ -116,80 +103,6 @@ struct Played {
     after: View,
     /// How many of `turned` the player typed (the others the file knew).
     typed: usize,
-}
-
-/// What the player typed at a prompt.
-enum Answer {
-    Enter,
-    Cards(Vec<Card>),
-    Move(WrittenMove),
-    Undo,
-    Fix(Vec<Card>),
-    Board,
-    Save(PathBuf, bool),
-    Hint,
-    Quit,
-    Help,
-}
-
-fn parse_cards(words: &[&str]) -> Result<Vec<Card>, String> {
-    words
-        .iter()
-        .map(|t| {
-            t.parse::<Card>()
-                .map_err(|_| format!("`{t}` is not a card (write cards like 7h, 10S, A♠)"))
-        })
-        .collect()
-}
-
-fn parse_answer(line: &str) -> Result<Answer, String> {
-    let words: Vec<&str> = line
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .collect();
-    let Some(first) = words.first() else {
-        return Ok(Answer::Enter);
-    };
-    let rest = &words[1..];
-    let alone = |answer: Answer| {
-        if rest.is_empty() {
-            Ok(answer)
-        } else {
-            Err(format!("`{first}` takes nothing after it"))
-        }
-    };
-    match first.to_ascii_lowercase().as_str() {
-        "undo" => return alone(Answer::Undo),
-        "board" => return alone(Answer::Board),
-        "hint" => return alone(Answer::Hint),
-        "quit" | "exit" => return alone(Answer::Quit),
-        "help" | "?" => return alone(Answer::Help),
-        "fix" => {
-            if rest.is_empty() {
-                return Err("fix: name the cards the last move turned up, like `fix 7h`".into());
-            }
-            return parse_cards(rest).map(Answer::Fix);
-        }
-        "save" => {
-            return match rest {
-                [file] => Ok(Answer::Save(PathBuf::from(file), false)),
-                [file, "--force"] | ["--force", file] => Ok(Answer::Save(PathBuf::from(file), true)),
-                _ => Err("save: name one file, like `save game.yaml` (`save game.yaml --force` replaces it)".into()),
-            };
-        }
-        _ => {}
-    }
-    if words.len() == 1 {
-        match parse_moves(first) {
-            Ok(tokens) if tokens.len() == 1 => return Ok(Answer::Move(tokens[0].step)),
-            // No card has a dash: a move written wrong (`11-3/1`).
-            Err(e) if first.contains('-') => return Err(e.to_string()),
-            _ => {}
-        }
-    }
-    parse_cards(&words)
-        .map(Answer::Cards)
-        .map_err(|e| format!("{e}; or a move like 4-3/1, or a word: `help` lists them"))
 }
 
 /// The live game (see the module docs).

@@ -21,6 +21,7 @@ mod input;
 pub(crate) mod output;
 mod play;
 mod player;
+mod prompt;
 mod queens;
 mod quiz;
 mod replay;

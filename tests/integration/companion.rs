@@ -779,11 +779,7 @@ fn the_hints_list_at_a_prompt_agrees_with_its_move() {
         .unwrap();
     let text = String::from_utf8(output.stdout).unwrap();
     assert_eq!(output.status.code(), Some(3), "{text}");
-    let suggested = text
-        .lines()
-        .find_map(|l| l.strip_prefix("move to play now: "))
-        .and_then(|l| l.split(' ').next())
-        .unwrap_or_else(|| panic!("{text}"));
+    let suggested = move_after(&text, "move to play now: ");
     assert_eq!(suggested, "6-3/1", "{text}");
     // The best few moves by the first moves of the wins, and the one
     // suggested, are tried (--verify-moves, 2 by default): here 2 of 6.
@@ -860,11 +856,7 @@ fn enter_at_a_card_prompt_says_the_card_is_still_wanted() {
     let text = String::from_utf8(output.stdout).unwrap();
     assert_eq!(output.status.code(), Some(3), "{text}");
     // The suggested move (9-8/1 today), then the words.
-    let suggested = text
-        .lines()
-        .find_map(|l| l.strip_prefix("move 1: "))
-        .and_then(|l| l.split(' ').next())
-        .unwrap_or_else(|| panic!("{text}"));
+    let suggested = move_after(&text, "move 1: ");
     assert!(
         text.contains(&format!(
             "  which card turned up? \n  {suggested} turns up a card: type it (or the move you played instead)\n  which card turned up? qd\n  turned up: Q♦\n"
@@ -910,4 +902,13 @@ fn play_refuses_suits_without_number() {
         .write_stdin("quit\n")
         .assert()
         .code(3);
+}
+
+/// The move written first after `prefix` on a line of `text` (the
+/// companion's suggested move).
+fn move_after<'a>(text: &'a str, prefix: &str) -> &'a str {
+    text.lines()
+        .find_map(|l| l.strip_prefix(prefix))
+        .and_then(|l| l.split(' ').next())
+        .unwrap_or_else(|| panic!("no line starts {prefix:?}: {text}"))
 }
