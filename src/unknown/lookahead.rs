@@ -368,10 +368,10 @@ pub fn lines(
     while let Some(at) = queue.pop_front() {
         let position = tree[at as usize].2.clone();
         moves.clear();
-        game.moves(&position, &mut moves);
+        let runs = game.moves(&position, &mut moves);
         skip_other_empty_piles(&position, &mut moves);
         if suits == SuitCount::Four {
-            keep_runs_whole(&position, &mut moves);
+            keep_runs_whole(&position, runs, &mut moves);
         }
         for &mv in &moves {
             let step = game.apply(&position, mv);
@@ -453,6 +453,8 @@ pub fn lines(
 /// run broken onto another suit, or into an empty pile, is a run to build
 /// again, with cards that at 4 suits seldom come back in order. The lookahead
 /// searches the moves it keeps: whole runs, and parts onto their own suit.
+/// `runs` are the piles' run lengths ([`Position::run_lengths`], as
+/// [`Game::moves`] returns them).
 /// Measured game by game with the same seeds (docs/unknown-cards.md): at 4
 /// suits the lookahead player with the rule won about three times as many
 /// games as without it, in half the CPU; at 1 suit it lost games (there
@@ -460,8 +462,7 @@ pub fn lines(
 /// piles, which 1-suit play needs), and at 2 suits it changed nothing
 /// measurable. So it holds at 4 suits only. A rule of the player's
 /// search, not of the game: the solver and every verdict are untouched.
-fn keep_runs_whole(position: &Position, moves: &mut Vec<Move>) {
-    let runs = position.run_lengths();
+fn keep_runs_whole(position: &Position, runs: [u8; PILES], moves: &mut Vec<Move>) {
     moves.retain(|&mv| match mv {
         Move::Shift { from, to, count } if count < runs[from as usize] => {
             let moved = position
@@ -590,12 +591,12 @@ stock:
         let deal = yaml::from_str(text, Path::new("t.yaml")).unwrap();
         let game = Game::new(&deal).unwrap();
         let mut moves = Vec::new();
-        game.moves(game.start(), &mut moves);
+        let runs = game.moves(game.start(), &mut moves);
         let all: Vec<String> = moves.iter().map(Move::to_string).collect();
         for dropped in ["1-4/1", "1-5/1", "1-5/2"] {
             assert!(all.contains(&dropped.to_owned()), "{dropped} in {all:?}");
         }
-        keep_runs_whole(game.start(), &mut moves);
+        keep_runs_whole(game.start(), runs, &mut moves);
         let kept: Vec<String> = moves.iter().map(Move::to_string).collect();
         assert_eq!(
             kept,
