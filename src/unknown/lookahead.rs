@@ -462,7 +462,7 @@ pub fn lines(
 /// piles, which 1-suit play needs), and at 2 suits it changed nothing
 /// measurable. So it holds at 4 suits only. A rule of the player's
 /// search, not of the game: the solver and every verdict are untouched.
-fn keep_runs_whole(position: &Position, runs: [u8; PILES], moves: &mut Vec<Move>) {
+pub(super) fn keep_runs_whole(position: &Position, runs: [u8; PILES], moves: &mut Vec<Move>) {
     moves.retain(|&mv| match mv {
         Move::Shift { from, to, count } if count < runs[from as usize] => {
             let moved = position

@@ -24,7 +24,7 @@ use crate::cards::SuitCount;
 use crate::deal::{Deal, PILES, ShapeError};
 use crate::game::{Game, Move, Position};
 
-use super::lookahead::{FEATURES, features, line_to, reveal_bonus, unseen_ranks};
+use super::lookahead::{FEATURES, features, keep_runs_whole, line_to, reveal_bonus, unseen_ranks};
 
 /// How many things a move is scored on: [`features`]' counts of the
 /// position it leads to, then the cards it turns up, what they are worth
@@ -295,7 +295,10 @@ pub fn lines(
     while let Some(at) = queue.pop_front() {
         let from = tree[at as usize].2.clone();
         moves.clear();
-        masked.moves(&from, moves);
+        let runs = masked.moves(&from, moves);
+        if masked.suits() == SuitCount::Four {
+            keep_runs_whole(&from, runs, moves);
+        }
         if let Some(first) = (0..PILES).find(|&pile| from.is_empty_pile(pile)) {
             moves.retain(|&mv| match mv {
                 Move::Shift { to, .. } => to as usize == first || !from.is_empty_pile(to as usize),
@@ -542,6 +545,44 @@ mod tests {
         assert!(out.moves > 0);
         assert!(out.won || out.moves <= MAX_MOVES);
         assert_eq!(out.face_down_start, 44);
+    }
+
+    /// At 4 suits the policy's line search keeps same-suit runs whole, as
+    /// the lookahead's does: in whole games of own 4-suit deals 1..3 (the
+    /// cards turned up as they come), no move of any line it plays splits
+    /// a same-suit run elsewhere than onto its own suit, though the games
+    /// pass through such moves (without the rule its lines play some).
+    #[test]
+    fn at_four_suits_its_lines_break_no_same_suit_run() {
+        let mut splits_passed = 0;
+        for number in 1..=3 {
+            let deal = numbered::deal(number, SuitCount::Four, Rules::Standard);
+            let masked = Game::new(&View::of(&deal).unwrap().deal()).unwrap();
+            let real = Game::new(&deal).unwrap();
+            let weights = starting_weights(SuitCount::Four);
+            let mut position = masked.start().clone();
+            let mut met = Vec::new();
+            let mut scratch = Scratch::default();
+            for _ in 0..300 {
+                met.push(masked.key(&position));
+                let Some(line) =
+                    best_line(&masked, &position, &weights, 300, &met, true, &mut scratch)
+                else {
+                    break;
+                };
+                for mv in line {
+                    let mut legal = Vec::new();
+                    let runs = masked.moves(&position, &mut legal);
+                    let mut kept = legal.clone();
+                    keep_runs_whole(&position, runs, &mut kept);
+                    splits_passed += legal.len() - kept.len();
+                    assert!(kept.contains(&mv), "deal {number}: {mv} splits a run");
+                    position = real.apply(&position, mv).position;
+                    met.push(masked.key(&position));
+                }
+            }
+        }
+        assert!(splits_passed > 0);
     }
 
     /// The shipped 1-suit calibration holds on the recorded games it was
