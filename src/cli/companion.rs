@@ -137,6 +137,7 @@ impl Companion<'_> {
         let mut state = State {
             known,
             view: start,
+            before: deal.moves_played,
             history: Vec::new(),
             player: self.settings.new_player(),
             saved: None,
@@ -154,6 +155,14 @@ impl Companion<'_> {
             self.seed,
             self.seed
         )?;
+        if state.before > 0 {
+            writeln!(
+                out,
+                "the file's position is after move {} (its `moves_played`): the next move is move {}",
+                state.before,
+                state.before + 1
+            )?;
+        }
         let known_hidden = state.known.hidden(&state.view).len();
         if known_hidden > 0 {
             writeln!(
@@ -180,7 +189,7 @@ impl Companion<'_> {
             if let Some((path, _)) = self.html {
                 // The first write is checked like any output; a later one
                 // that fails is said, and the game goes on.
-                match self.write_page(path, force, &start, &state.history) {
+                match self.write_page(path, force, &start, &state) {
                     Ok(()) => {}
                     Err(e) if first_page => return Err(e),
                     Err(e) => writeln!(state.out, "  page not written: {e:#}")?,
@@ -190,16 +199,18 @@ impl Companion<'_> {
                 first_page = false;
             }
             if state.view.is_won() {
-                let played = count(state.history.len() as u64, "move");
-                writeln!(state.out, "the game is won after {played}")?;
+                writeln!(state.out, "the game is won after {}", state.played())?;
                 return Ok(ExitCode::SUCCESS);
             }
             if state.history.len() >= self.max_moves {
                 let played = count(state.history.len() as u64, "move");
-                writeln!(state.out, "stopped: {played} played (--max-moves)")?;
+                writeln!(
+                    state.out,
+                    "stopped: {played} played in this session (--max-moves)"
+                )?;
                 return Ok(ExitCode::from(3));
             }
-            let number = state.history.len() + 1;
+            let number = state.moves() + 1;
             let choice = state.player.choose(&state.view, &cancel)?;
             if cancel.load(Ordering::Relaxed) {
                 return state.interrupted("while the player chose a move");
@@ -233,10 +244,10 @@ impl Companion<'_> {
                     Some(mv)
                 }
                 None if legal.is_empty() => {
-                    let played = count(state.history.len() as u64, "move");
                     writeln!(
                         state.out,
-                        "no move left: the game is lost ({played} played; `undo` takes a move back)"
+                        "no move left: the game is lost after {} (`undo` takes a move back)",
+                        state.played()
                     )?;
                     None
                 }
@@ -278,14 +289,23 @@ impl Companion<'_> {
         path: &Path,
         force: bool,
         start: &View,
-        history: &[Played],
+        state: &State,
     ) -> anyhow::Result<()> {
         use spider_analyzer::html::play::{Caption, LiveMove, live_page};
+        let history = &state.history;
+        let from = if state.before == 0 {
+            String::new()
+        } else {
+            format!(
+                " from the file's position after move {} (the page's steps count from there)",
+                state.before
+            )
+        };
         let caption = Caption {
             title: format!("{}: a live game", self.name),
             lines: vec![
                 format!(
-                    "{} played, as the player told the companion; the cards turned up are those typed (or known from the file), the cards never seen stay face down.",
+                    "{} played{from}, as the player told the companion; the cards turned up are those typed (or known from the file), the cards never seen stay face down.",
                     count(history.len() as u64, "move")
                 ),
                 "Step with the buttons, the arrow keys or the slider; the moved cards are yellow, a card that turned up is marked blue.".into(),
@@ -404,7 +424,11 @@ impl Companion<'_> {
             },
             Answer::Undo => {
                 match state.history.pop() {
-                    None => writeln!(state.out, "  nothing to undo: no move played yet")?,
+                    None => {
+                        writeln!(state.out, "  nothing to undo: {}", state.none_played())?;
+                        // Nothing changed: the same question again.
+                        return Ok(Turn::Again);
+                    }
                     Some(last) => {
                         let turned = if last.turned.is_empty() {
                             String::new()
@@ -421,7 +445,7 @@ impl Companion<'_> {
             }
             Answer::Fix(cards) => {
                 let Some(last) = state.history.pop() else {
-                    writeln!(state.out, "  nothing to fix: no move played yet")?;
+                    writeln!(state.out, "  nothing to fix: {}", state.none_played())?;
                     return Ok(Turn::Again);
                 };
                 let view = std::mem::replace(&mut state.view, last.before.clone());
@@ -460,11 +484,12 @@ impl Companion<'_> {
                 Ok(Turn::Again)
             }
             Answer::Save(path, force) => {
-                let deal = state.known.deal(&state.view);
+                let mut deal = state.known.deal(&state.view);
+                deal.moves_played = state.moves();
                 let text = format!(
                     "# {}: the position after {} (spider play resumes it)\n{}",
                     self.name,
-                    count(state.history.len() as u64, "move"),
+                    count(state.moves() as u64, "move"),
                     spider_analyzer::deal::yaml::to_string(&deal)
                 );
                 match super::output::write(&path, self.inputs, force, |out| {
@@ -477,7 +502,7 @@ impl Companion<'_> {
                             path.display(),
                             path.display()
                         )?;
-                        state.saved = Some((path, state.history.len()));
+                        state.saved = Some((path, state.moves()));
                     }
                     Err(e) => writeln!(state.out, "  not saved: {e:#}")?,
                 }
@@ -527,7 +552,7 @@ impl Companion<'_> {
         let deal = state.known.deal(&state.view);
         let candidates = spider_analyzer::deal::check::check(&deal).candidates();
         let samples = 30;
-        let seed = self.seed ^ (state.history.len() as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d);
+        let seed = self.seed ^ (state.moves() as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d);
         writeln!(
             state.out,
             "  solving {samples} sampled completions, then the best few moves in each winnable one…"
@@ -591,6 +616,10 @@ fn suit_name(suit: Suit) -> String {
 struct State<'a> {
     known: Known,
     view: View,
+    /// The moves played before the file's position (its `moves_played`):
+    /// the game's moves are numbered on from there.
+    before: usize,
+    /// The moves played in this session, the last one last.
     history: Vec<Played>,
     player: Box<dyn Policy + Send>,
     /// The player's choice at this move, if any.
@@ -604,6 +633,35 @@ struct State<'a> {
 }
 
 impl State<'_> {
+    /// The moves of the game so far, those before the file's position
+    /// included.
+    fn moves(&self) -> usize {
+        self.before + self.history.len()
+    }
+
+    /// `45 moves`, and how many of them in this session when the file
+    /// said moves were played before it: `45 moves, 5 in this session`.
+    fn played(&self) -> String {
+        let all = count(self.moves() as u64, "move");
+        if self.before == 0 {
+            all
+        } else {
+            format!("{all}, {} in this session", self.history.len())
+        }
+    }
+
+    /// Why there is no move to take back.
+    fn none_played(&self) -> String {
+        if self.before == 0 {
+            "no move played yet".to_string()
+        } else {
+            format!(
+                "no move played in this session (the file's position is after move {}; its moves are not known)",
+                self.before
+            )
+        }
+    }
+
     /// Asks `question` and reads a line; `None` at end of input. Ctrl-C
     /// while it waits exits at once (130), naming the file saved.
     fn read(&mut self, question: &str) -> anyhow::Result<Option<String>> {
@@ -625,7 +683,7 @@ impl State<'_> {
     }
 
     fn stop_note(&self, what: &str) -> String {
-        let played = count(self.history.len() as u64, "move");
+        let played = self.played();
         match &self.saved {
             Some((path, at)) => format!(
                 "{what} after {played}; the position after {} is saved in {} (`spider play {}` resumes it)",
@@ -653,7 +711,7 @@ impl State<'_> {
         };
         format!(
             "{why}: stopped after {}; {} removed, {} not seen yet{saved}",
-            count(self.history.len() as u64, "move"),
+            self.played(),
             count(self.view.removed().len() as u64, "run"),
             count(self.view.hidden_count() as u64, "card")
         )

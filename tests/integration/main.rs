@@ -6,6 +6,7 @@ mod analyze;
 mod batch;
 mod blind_play;
 mod companion;
+mod companion_resume;
 mod deal_files;
 mod explore;
 mod graph;
