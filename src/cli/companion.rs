@@ -259,8 +259,12 @@ impl Companion<'_> {
                     };
                     writeln!(
                         state.out,
-                        "move {number}: no move suggested: {why}; {} legal: type one, or `quit`",
-                        count(legal.len() as u64, "move is").replace("moves is", "moves are")
+                        "move {number}: no move suggested: {why}; {}: type one, or `quit`",
+                        if legal.len() == 1 {
+                            "1 move is legal".to_string()
+                        } else {
+                            format!("{} moves are legal", legal.len())
+                        }
                     )?;
                     None
                 }
@@ -596,6 +600,7 @@ impl Companion<'_> {
             true,
             state.suggestion.as_ref(),
             odds.as_deref(),
+            "`save FILE`, then `spider hint FILE` decides 100 completions, each within 2,000,000 positions",
         )?;
         Ok(())
     }
