@@ -419,8 +419,8 @@ impl Companion<'_> {
                     Ok(Turn::Again)
                 }
             },
-            Answer::Move(written) => match state.resolve(written) {
-                Ok(mv) => self.play(state, mv, Vec::new()),
+            Answer::Move(written, cards) => match state.resolve(written) {
+                Ok(mv) => self.play(state, mv, cards),
                 Err(message) => {
                     writeln!(state.out, "  {message}; again, please")?;
                     Ok(Turn::Again)
@@ -832,6 +832,21 @@ impl State<'_> {
                     )
                 } else if mv == Move::Deal && typed.is_empty() {
                     format!("  which {want} cards were dealt, pile 1 to 10? ")
+                } else if mv == Move::Deal {
+                    // The piles still to say, those the file does not know.
+                    let next = places
+                        .iter()
+                        .filter_map(|&p| match p {
+                            Place::Stock { pile, .. } if self.known.at(p).is_none() => Some(pile),
+                            _ => None,
+                        })
+                        .nth(typed.len())
+                        .unwrap_or(PILES);
+                    if want == 1 {
+                        format!("  which card was dealt on pile {next}? ")
+                    } else {
+                        format!("  which {want} more cards were dealt, pile {next} on? ")
+                    }
                 } else if want == 1 {
                     "  which card turned up? ".to_string()
                 } else {

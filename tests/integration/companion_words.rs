@@ -87,3 +87,48 @@ fn a_player_who_gives_up_counts_the_legal_moves_and_the_hint_says_what_to_run() 
         "{text}"
     );
 }
+
+/// Another move may carry the cards it turned up on the same line (`9-8/1
+/// AD`, as the message after an `undo` at a card prompt invites: once
+/// refused as "`9-8/1` is not a card"), and a deal typed a few cards at a
+/// time asks for the rest by the pile they start at, not "which 9 cards
+/// turned up, pile by pile".
+#[test]
+fn a_move_takes_its_cards_on_its_line_and_a_deal_asks_for_the_rest_by_pile() {
+    let stdin = "deal ad\n2h 3h 4h 5h\n9S 10S KD\nQD\nJD\nundo\n9-8/1 AD\n4-3/1 7h 8h\n";
+    let output = spider()
+        .args(["play", "--pysol", "5", "-j", "1"])
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains(
+            "  which card turned up? deal ad
+  which 9 more cards were dealt, pile 2 on? 2h 3h 4h 5h
+  which 5 more cards were dealt, pile 6 on? 9S 10S KD
+  which 2 more cards were dealt, pile 9 on? QD
+  which card was dealt on pile 10? JD
+  dealt row 1 of the stock: 4 rows left
+  turned up: A♦ 2♥ 3♥ 4♥ 5♥ 9♠ 10♠ K♦ Q♦ J♦
+"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "  undone: deal and the cards it turned up (A♦ 2♥ 3♥ 4♥ 5♥ 9♠ 10♠ K♦ Q♦ J♦)\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("  which card turned up? 9-8/1 AD\n  turned up: A♦\nmove 2: "),
+        "{text}"
+    );
+    // Too many cards for the move: refused, the question again.
+    assert!(
+        text.contains("  which card turned up? 4-3/1 7h 8h\n  4-3/1 turns up 1 card, more given; again, please\n"),
+        "{text}"
+    );
+}
