@@ -15,10 +15,15 @@ fn spider() -> Command {
 }
 
 fn play(path: &std::path::Path, stdin: &str) -> (Option<i32>, String) {
+    play_with(path, stdin, &[])
+}
+
+fn play_with(path: &std::path::Path, stdin: &str, extra: &[&str]) -> (Option<i32>, String) {
     let output = spider()
         .arg("play")
         .arg(path)
         .args(QUICK)
+        .args(extra)
         .write_stdin(stdin)
         .output()
         .unwrap();
@@ -106,12 +111,20 @@ fn a_saved_game_resumes_at_the_next_move_number() {
 }
 
 /// A player who saved at move 40 is offered move 41; the end of input
-/// counts all 40 and the one played here.
+/// counts all 40 and the one played here, and the page of the game says
+/// where its steps start.
 #[test]
 fn a_game_saved_at_move_40_goes_on_with_move_41() {
     let dir = tempfile::tempdir().unwrap();
     let path = seen(&dir, "forty.yaml", 40);
-    let (code, text) = play(&path, "9-6/1\n5H\n");
+    let page = dir.path().join("game.html");
+    let (code, text) = play_with(&path, "9-6/1\n5H\n", &["--html", page.to_str().unwrap()]);
+    let page = std::fs::read_to_string(&page).unwrap();
+    // The caption, as the page escapes it.
+    assert!(
+        page.contains("<p>1 move played from the file&#39;s position after move 40 (the page&#39;s steps count from there), as the player told the companion;"),
+        "{page}"
+    );
     assert_eq!(code, Some(3), "{text}");
     assert!(text.contains("\nmove 41: "), "{text}");
     assert!(text.contains("  turned up: 5♥\n"), "{text}");
