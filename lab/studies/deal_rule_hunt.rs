@@ -77,6 +77,7 @@ fn main() {
             piles,
             stock: vec![stock],
             removed,
+            moves_played: 0,
         };
         let Ok(game) = Game::new(&deal) else {
             continue;

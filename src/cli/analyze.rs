@@ -466,6 +466,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 decided.as_ref().is_some_and(|d| d.is_sample()),
                 None,
                 None,
+                super::hint::MORE,
             )?;
         }
     }

@@ -15,10 +15,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use spider_analyzer::cards::{Card, CardSlot, Suit};
-use spider_analyzer::deal::{Deal, PILES, Place, StockRow};
+use spider_analyzer::cards::{Card, Suit};
+use spider_analyzer::deal::{Deal, PILES, Place};
 use spider_analyzer::game::{Move, WrittenMove};
 
+use super::known::Known;
 use super::prompt::{Answer, HELP, parse_answer};
 use spider_analyzer::stats::Interval;
 use spider_analyzer::text::count;
@@ -28,71 +29,6 @@ use spider_analyzer::unknown::view::View;
 
 /// What [`State::step`] says when the player quits at its prompt.
 const QUIT: &str = "\u{0}quit";
-
-/// The cards the file knows in the places a player cannot see: each
-/// pile's face-down cards (bottom first, as in the file) and the stock
-/// rows (the file's first row first). Places are the game's own, which
-/// keeps the file's numbering, so this never changes during play.
-struct Known {
-    face_down: Vec<Vec<Option<Card>>>,
-    stock: Vec<[Option<Card>; PILES]>,
-}
-
-impl Known {
-    fn of(deal: &Deal) -> Known {
-        Known {
-            face_down: deal
-                .piles
-                .iter()
-                .map(|p| p.face_down.iter().map(|s| s.known()).collect())
-                .collect(),
-            stock: deal
-                .stock
-                .iter()
-                .map(|row| row.map(|s| s.known()))
-                .collect(),
-        }
-    }
-
-    /// The card at a place the game turned up, if the file knows it.
-    fn at(&self, place: Place) -> Option<Card> {
-        match place {
-            Place::FaceDown { pile, index } => self.face_down[pile - 1][index - 1],
-            Place::Stock { row, pile } => self.stock[row - 1][pile - 1],
-            _ => None,
-        }
-    }
-
-    /// The cards the file knows that are still out of sight in `view`.
-    fn hidden(&self, view: &View) -> Vec<Card> {
-        let first_row = self.stock.len() - view.rows_left();
-        (0..PILES)
-            .flat_map(|p| self.face_down[p][..view.face_down(p)].iter().flatten())
-            .chain(self.stock[first_row..].iter().flatten().flatten())
-            .copied()
-            .collect()
-    }
-
-    /// `view` as a deal file, with the cards the file knows in their
-    /// places and `XX` for the others.
-    fn deal(&self, view: &View) -> Deal {
-        let mut deal = view.deal();
-        for (p, pile) in deal.piles.iter_mut().enumerate() {
-            for (i, slot) in pile.face_down.iter_mut().enumerate() {
-                if let Some(card) = self.face_down[p][i] {
-                    *slot = CardSlot::Known(card);
-                }
-            }
-        }
-        let first_row = self.stock.len() - view.rows_left();
-        for (row, known) in deal.stock.iter_mut().zip(&self.stock[first_row..]) {
-            let filled: StockRow =
-                std::array::from_fn(|i| known[i].map_or(CardSlot::Unknown, CardSlot::Known));
-            *row = filled;
-        }
-        deal
-    }
-}
 
 /// A move played: the view before it, the move, the cards it turned up
 /// (pile order, the file's known cards included) and the view after.
@@ -137,6 +73,7 @@ impl Companion<'_> {
         let mut state = State {
             known,
             view: start,
+            before: deal.moves_played,
             history: Vec::new(),
             player: self.settings.new_player(),
             saved: None,
@@ -154,6 +91,14 @@ impl Companion<'_> {
             self.seed,
             self.seed
         )?;
+        if state.before > 0 {
+            writeln!(
+                out,
+                "the file's position is after move {} (its `moves_played`): the next move is move {}",
+                state.before,
+                state.before + 1
+            )?;
+        }
         let known_hidden = state.known.hidden(&state.view).len();
         if known_hidden > 0 {
             writeln!(
@@ -180,7 +125,7 @@ impl Companion<'_> {
             if let Some((path, _)) = self.html {
                 // The first write is checked like any output; a later one
                 // that fails is said, and the game goes on.
-                match self.write_page(path, force, &start, &state.history) {
+                match self.write_page(path, force, &start, &state) {
                     Ok(()) => {}
                     Err(e) if first_page => return Err(e),
                     Err(e) => writeln!(state.out, "  page not written: {e:#}")?,
@@ -190,16 +135,18 @@ impl Companion<'_> {
                 first_page = false;
             }
             if state.view.is_won() {
-                let played = count(state.history.len() as u64, "move");
-                writeln!(state.out, "the game is won after {played}")?;
+                writeln!(state.out, "the game is won after {}", state.played())?;
                 return Ok(ExitCode::SUCCESS);
             }
             if state.history.len() >= self.max_moves {
                 let played = count(state.history.len() as u64, "move");
-                writeln!(state.out, "stopped: {played} played (--max-moves)")?;
+                writeln!(
+                    state.out,
+                    "stopped: {played} played in this session (--max-moves)"
+                )?;
                 return Ok(ExitCode::from(3));
             }
-            let number = state.history.len() + 1;
+            let number = state.moves() + 1;
             let choice = state.player.choose(&state.view, &cancel)?;
             if cancel.load(Ordering::Relaxed) {
                 return state.interrupted("while the player chose a move");
@@ -233,10 +180,10 @@ impl Companion<'_> {
                     Some(mv)
                 }
                 None if legal.is_empty() => {
-                    let played = count(state.history.len() as u64, "move");
                     writeln!(
                         state.out,
-                        "no move left: the game is lost ({played} played; `undo` takes a move back)"
+                        "no move left: the game is lost after {} (`undo` takes a move back)",
+                        state.played()
                     )?;
                     None
                 }
@@ -248,8 +195,12 @@ impl Companion<'_> {
                     };
                     writeln!(
                         state.out,
-                        "move {number}: no move suggested: {why}; {} legal: type one, or `quit`",
-                        count(legal.len() as u64, "move is").replace("moves is", "moves are")
+                        "move {number}: no move suggested: {why}; {}: type one, or `quit`",
+                        if legal.len() == 1 {
+                            "1 move is legal".to_string()
+                        } else {
+                            format!("{} moves are legal", legal.len())
+                        }
                     )?;
                     None
                 }
@@ -278,14 +229,23 @@ impl Companion<'_> {
         path: &Path,
         force: bool,
         start: &View,
-        history: &[Played],
+        state: &State,
     ) -> anyhow::Result<()> {
         use spider_analyzer::html::play::{Caption, LiveMove, live_page};
+        let history = &state.history;
+        let from = if state.before == 0 {
+            String::new()
+        } else {
+            format!(
+                " from the file's position after move {} (the page's steps count from there)",
+                state.before
+            )
+        };
         let caption = Caption {
             title: format!("{}: a live game", self.name),
             lines: vec![
                 format!(
-                    "{} played, as the player told the companion; the cards turned up are those typed (or known from the file), the cards never seen stay face down.",
+                    "{} played{from}, as the player told the companion; the cards turned up are those typed (or known from the file), the cards never seen stay face down.",
                     count(history.len() as u64, "move")
                 ),
                 "Step with the buttons, the arrow keys or the slider; the moved cards are yellow, a card that turned up is marked blue.".into(),
@@ -395,8 +355,8 @@ impl Companion<'_> {
                     Ok(Turn::Again)
                 }
             },
-            Answer::Move(written) => match state.resolve(written) {
-                Ok(mv) => self.play(state, mv, Vec::new()),
+            Answer::Move(written, cards) => match state.resolve(written) {
+                Ok(mv) => self.play(state, mv, cards),
                 Err(message) => {
                     writeln!(state.out, "  {message}; again, please")?;
                     Ok(Turn::Again)
@@ -404,7 +364,11 @@ impl Companion<'_> {
             },
             Answer::Undo => {
                 match state.history.pop() {
-                    None => writeln!(state.out, "  nothing to undo: no move played yet")?,
+                    None => {
+                        writeln!(state.out, "  nothing to undo: {}", state.none_played())?;
+                        // Nothing changed: the same question again.
+                        return Ok(Turn::Again);
+                    }
                     Some(last) => {
                         let turned = if last.turned.is_empty() {
                             String::new()
@@ -421,7 +385,7 @@ impl Companion<'_> {
             }
             Answer::Fix(cards) => {
                 let Some(last) = state.history.pop() else {
-                    writeln!(state.out, "  nothing to fix: no move played yet")?;
+                    writeln!(state.out, "  nothing to fix: {}", state.none_played())?;
                     return Ok(Turn::Again);
                 };
                 let view = std::mem::replace(&mut state.view, last.before.clone());
@@ -460,11 +424,12 @@ impl Companion<'_> {
                 Ok(Turn::Again)
             }
             Answer::Save(path, force) => {
-                let deal = state.known.deal(&state.view);
+                let mut deal = state.known.deal(&state.view);
+                deal.moves_played = state.moves();
                 let text = format!(
                     "# {}: the position after {} (spider play resumes it)\n{}",
                     self.name,
-                    count(state.history.len() as u64, "move"),
+                    count(state.moves() as u64, "move"),
                     spider_analyzer::deal::yaml::to_string(&deal)
                 );
                 match super::output::write(&path, self.inputs, force, |out| {
@@ -477,7 +442,7 @@ impl Companion<'_> {
                             path.display(),
                             path.display()
                         )?;
-                        state.saved = Some((path, state.history.len()));
+                        state.saved = Some((path, state.moves()));
                     }
                     Err(e) => writeln!(state.out, "  not saved: {e:#}")?,
                 }
@@ -527,7 +492,7 @@ impl Companion<'_> {
         let deal = state.known.deal(&state.view);
         let candidates = spider_analyzer::deal::check::check(&deal).candidates();
         let samples = 30;
-        let seed = self.seed ^ (state.history.len() as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d);
+        let seed = self.seed ^ (state.moves() as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d);
         writeln!(
             state.out,
             "  solving {samples} sampled completions, then the best few moves in each winnable one…"
@@ -571,6 +536,7 @@ impl Companion<'_> {
             true,
             state.suggestion.as_ref(),
             odds.as_deref(),
+            "`save FILE`, then `spider hint FILE` decides 100 completions, each within 2,000,000 positions",
         )?;
         Ok(())
     }
@@ -591,6 +557,10 @@ fn suit_name(suit: Suit) -> String {
 struct State<'a> {
     known: Known,
     view: View,
+    /// The moves played before the file's position (its `moves_played`):
+    /// the game's moves are numbered on from there.
+    before: usize,
+    /// The moves played in this session, the last one last.
     history: Vec<Played>,
     player: Box<dyn Policy + Send>,
     /// The player's choice at this move, if any.
@@ -604,6 +574,35 @@ struct State<'a> {
 }
 
 impl State<'_> {
+    /// The moves of the game so far, those before the file's position
+    /// included.
+    fn moves(&self) -> usize {
+        self.before + self.history.len()
+    }
+
+    /// `45 moves`, and how many of them in this session when the file
+    /// said moves were played before it: `45 moves, 5 in this session`.
+    fn played(&self) -> String {
+        let all = count(self.moves() as u64, "move");
+        if self.before == 0 {
+            all
+        } else {
+            format!("{all}, {} in this session", self.history.len())
+        }
+    }
+
+    /// Why there is no move to take back.
+    fn none_played(&self) -> String {
+        if self.before == 0 {
+            "no move played yet".to_string()
+        } else {
+            format!(
+                "no move played in this session (the file's position is after move {}; its moves are not known)",
+                self.before
+            )
+        }
+    }
+
     /// Asks `question` and reads a line; `None` at end of input. Ctrl-C
     /// while it waits exits at once (130), naming the file saved.
     fn read(&mut self, question: &str) -> anyhow::Result<Option<String>> {
@@ -625,7 +624,7 @@ impl State<'_> {
     }
 
     fn stop_note(&self, what: &str) -> String {
-        let played = count(self.history.len() as u64, "move");
+        let played = self.played();
         match &self.saved {
             Some((path, at)) => format!(
                 "{what} after {played}; the position after {} is saved in {} (`spider play {}` resumes it)",
@@ -653,7 +652,7 @@ impl State<'_> {
         };
         format!(
             "{why}: stopped after {}; {} removed, {} not seen yet{saved}",
-            count(self.history.len() as u64, "move"),
+            self.played(),
             count(self.view.removed().len() as u64, "run"),
             count(self.view.hidden_count() as u64, "card")
         )
@@ -769,6 +768,21 @@ impl State<'_> {
                     )
                 } else if mv == Move::Deal && typed.is_empty() {
                     format!("  which {want} cards were dealt, pile 1 to 10? ")
+                } else if mv == Move::Deal {
+                    // The piles still to say, those the file does not know.
+                    let next = places
+                        .iter()
+                        .filter_map(|&p| match p {
+                            Place::Stock { pile, .. } if self.known.at(p).is_none() => Some(pile),
+                            _ => None,
+                        })
+                        .nth(typed.len())
+                        .unwrap_or(PILES);
+                    if want == 1 {
+                        format!("  which card was dealt on pile {next}? ")
+                    } else {
+                        format!("  which {want} more cards were dealt, pile {next} on? ")
+                    }
                 } else if want == 1 {
                     "  which card turned up? ".to_string()
                 } else {

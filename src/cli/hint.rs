@@ -269,6 +269,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             decided.is_sample(),
             choice.as_ref(),
             odds.as_deref(),
+            MORE,
         )?;
     }
     out.flush()?;
@@ -354,6 +355,10 @@ fn odds_json(deal: &spider_analyzer::deal::Deal, settings: &HiddenSettings) -> s
     }
 }
 
+/// How to learn more when no sampled completion was won, in `hint` and
+/// `analyze --hint` (the companion's `hint` word says its own).
+pub(crate) const MORE: &str = "raise --sample-max-positions or --samples";
+
 /// Whether no decided completion credited any move: no win was found
 /// within the limits, so the ranking is the tie-breaks' alone.
 fn knows_nothing(hint: &Hint) -> bool {
@@ -420,6 +425,7 @@ pub(crate) fn print_hint(
     sampled: bool,
     blind: Option<&Choice>,
     odds: Option<&str>,
+    more: &str,
 ) -> anyhow::Result<()> {
     let which = if sampled {
         "sampled completion"
@@ -433,7 +439,7 @@ pub(crate) fn print_hint(
     if knows_nothing(hint) {
         writeln!(
             out,
-            "move to play now: unknown: no win was found in {} within the limits, so no move can be told better than another (raise --sample-max-positions or --samples); the legal moves, by the tie-breaks only:",
+            "move to play now: unknown: no win was found in {} within the limits, so no move can be told better than another ({more}); the legal moves, by the tie-breaks only:",
             any_of(top.of, which)
         )?;
         for (index, m) in hint.moves.iter().enumerate() {

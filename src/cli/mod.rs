@@ -18,6 +18,7 @@ mod graph;
 mod hidden;
 mod hint;
 mod input;
+mod known;
 pub(crate) mod output;
 mod play;
 mod player;

@@ -56,7 +56,8 @@ pub struct Args {
     /// Seed of the samples (the same seed plays the same game).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::flags::whole(0, u64::MAX))]
     seed: u64,
-    /// Give up after this many moves.
+    /// Give up after this many moves played by this command (a resumed
+    /// game's moves before its file are not counted).
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = super::flags::whole_usize(0, usize::MAX))]
     max_moves: usize,
     /// Threads for the sampled solves, 1 to 1024 (default: all cores).

@@ -124,7 +124,7 @@ pub fn chance(
                         format!("; its playouts after this move won {raw}")
                     }
                     Some(raw) => format!(
-                        "; with every card known, {raw} of the sampled completions are won, an upper bound"
+                        "; with every card known, {raw} of the sampled completions are won within --solve-positions each (an upper bound only where those solves finish)"
                     ),
                     None => String::new(),
                 };

@@ -12,7 +12,8 @@ pub(super) const HELP: &str = "  \
   at any prompt:
     7h 10S A♠ ...      the cards the move turned up (pile 1 first; a deal: the ten cards dealt)
     Enter              the move suggested was played (and turned up nothing, or the file knows what)
-    4-3/1, 4-3, deal   you played this move instead (F-T/K: K cards from pile F to pile T)
+    4-3/1, 4-3, deal   you played this move instead (F-T/K: K cards from pile F to pile T);
+                       the cards it turned up may follow: `4-3/1 7h`
     undo               take back the last move and the cards it turned up
     fix 7h ...         the last move turned up these cards, not those typed (undo, then the move again)
     board              the table as it is now
@@ -26,7 +27,8 @@ pub(super) const HELP: &str = "  \
 pub(super) enum Answer {
     Enter,
     Cards(Vec<Card>),
-    Move(WrittenMove),
+    /// Another move, with the cards it turned up if they follow it.
+    Move(WrittenMove, Vec<Card>),
     Undo,
     Fix(Vec<Card>),
     Board,
@@ -83,13 +85,14 @@ pub(super) fn parse_answer(line: &str) -> Result<Answer, String> {
         }
         _ => {}
     }
-    if words.len() == 1 {
-        match parse_moves(first) {
-            Ok(tokens) if tokens.len() == 1 => return Ok(Answer::Move(tokens[0].step)),
-            // No card has a dash: a move written wrong (`11-3/1`).
-            Err(e) if first.contains('-') => return Err(e.to_string()),
-            _ => {}
+    match parse_moves(first) {
+        // The cards it turned up may follow the move on the line.
+        Ok(tokens) if tokens.len() == 1 => {
+            return parse_cards(rest).map(|cards| Answer::Move(tokens[0].step, cards));
         }
+        // No card has a dash: a move written wrong (`11-3/1`).
+        Err(e) if first.contains('-') => return Err(e.to_string()),
+        _ => {}
     }
     parse_cards(&words)
         .map(Answer::Cards)

@@ -138,6 +138,7 @@ pub fn from_str(text: &str, file: &Path) -> Result<Deal, InputError> {
         piles: Vec::with_capacity(PILES),
         stock: Vec::with_capacity(MAX_STOCK_ROWS),
         removed: Vec::new(),
+        moves_played: 0,
     };
     for (cards, entry) in deals.iter().zip(piles) {
         let face_down = entry.map(|(_, cards)| cards).unwrap_or_default();

@@ -63,6 +63,11 @@ pub struct Deal {
     pub stock: Vec<StockRow>,
     /// The suit of each completed K..A run already removed from the table.
     pub removed: Vec<Suit>,
+    /// How many moves (a deal from the stock is one) were played before
+    /// this position, as the file says (`moves_played:`); 0 for a fresh
+    /// deal or a file that does not say. Only the live game reads it: it
+    /// numbers the next move `moves_played + 1`.
+    pub moves_played: usize,
 }
 
 /// Where a card sits in a deal, for reports. Piles, rows and positions are
@@ -144,6 +149,7 @@ impl Deal {
             piles,
             stock,
             removed: Vec::new(),
+            moves_played: 0,
         };
         deal.validate()?;
         Ok(deal)

@@ -249,6 +249,7 @@ pub fn deal(game: u128, rules: Rules) -> Result<Deal, GameNumberError> {
         piles,
         stock,
         removed: Vec::new(),
+        moves_played: 0,
     };
     debug_assert!(deal.validate().is_ok());
     Ok(deal)

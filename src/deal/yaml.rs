@@ -51,6 +51,7 @@ pub fn from_str(text: &str, file: &Path) -> Result<Deal, InputError> {
         piles: parsed.piles.0,
         stock: parsed.stock.0,
         removed: parsed.removed.into_iter().map(|suit| suit.0).collect(),
+        moves_played: parsed.moves_played.0,
     };
     deal.validate().map_err(|err| {
         // The checks left to `validate` concern the deal as a whole; point at
@@ -117,6 +118,15 @@ pub fn to_string(deal: &Deal) -> String {
         "removed: {:<10}# suits of the K..A runs already removed",
         list(removed.iter())
     );
+    // Written only when known: a fresh deal's file stays as it was.
+    if deal.moves_played > 0 {
+        let _ = writeln!(
+            out,
+            "moves_played: {:<4} # moves played so far; `spider play` numbers the next one {}",
+            deal.moves_played,
+            deal.moves_played + 1
+        );
+    }
     out
 }
 
@@ -145,7 +155,18 @@ fn key_line(text: &str, key: &str) -> Option<usize> {
 }
 
 /// The keys of a deal file, top level first.
-const TOP_KEYS: [&str; 5] = ["suits", "rules", "piles", "stock", "removed"];
+const TOP_KEYS: [&str; 6] = [
+    "suits",
+    "rules",
+    "piles",
+    "stock",
+    "removed",
+    "moves_played",
+];
+
+/// The most moves a file may say were played (`moves_played:`): far more
+/// than any game (a won game takes a few hundred).
+pub const MAX_MOVES_PLAYED: usize = 99_999;
 const PILE_KEYS: [&str; 2] = ["face_down", "face_up"];
 
 /// A deal file's keys one space or more off their column, found before the
@@ -285,7 +306,7 @@ fn humanize_path(message: &str) -> String {
 #[derive(Deserialize)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a deal: a mapping with the keys suits, rules, piles, stock and removed"
+    expecting = "a deal: a mapping with the keys suits, rules, piles, stock, removed and moves_played"
 )]
 struct DealFile {
     #[serde(default)]
@@ -297,6 +318,33 @@ struct DealFile {
     stock: StockField,
     #[serde(default)]
     removed: Vec<SuitField>,
+    #[serde(default)]
+    moves_played: MovesPlayedField,
+}
+
+/// `moves_played: N`: the moves played before this position, a whole
+/// number from 0 to [`MAX_MOVES_PLAYED`].
+#[derive(Default)]
+struct MovesPlayedField(usize);
+
+impl<'de> Deserialize<'de> for MovesPlayedField {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_str(ParseVisitor(
+            "the number of moves played so far, like 40",
+            |text| {
+                text.trim()
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&n| n <= MAX_MOVES_PLAYED)
+                    .map(MovesPlayedField)
+                    .ok_or_else(|| {
+                        format!(
+                            "`{text}` is not a number of moves: expected the moves played so far, a whole number from 0 to {MAX_MOVES_PLAYED}"
+                        )
+                    })
+            },
+        ))
+    }
 }
 
 #[derive(Default)]
@@ -821,8 +869,9 @@ mod tests {
             proptest::collection::vec(proptest::array::uniform10(slot()), 0..=5),
             proptest::collection::vec(0usize..4, 0..3),
             any::<bool>(),
+            prop_oneof![Just(0usize), 1usize..=MAX_MOVES_PLAYED],
         )
-            .prop_map(|(piles, stock, removed, relaxed)| Deal {
+            .prop_map(|(piles, stock, removed, relaxed, moves_played)| Deal {
                 suits: SuitCount::Four,
                 rules: if relaxed {
                     Rules::Relaxed
@@ -832,6 +881,7 @@ mod tests {
                 piles,
                 stock,
                 removed: removed.into_iter().map(|s| Suit::ALL[s]).collect(),
+                moves_played,
             })
             .prop_filter("no more cards than two decks", |deal| {
                 deal.validate().is_ok()

@@ -38,6 +38,7 @@ fn table(piles: &[(&str, &str)], stock: &[&str], rules: Rules) -> Deal {
             .map(|row| -> StockRow { slots(row).try_into().unwrap() })
             .collect(),
         removed: Vec::new(),
+        moves_played: 0,
     }
 }
 

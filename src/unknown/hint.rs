@@ -154,6 +154,7 @@ impl Play {
             piles,
             stock: self.deal.stock[p.rows_dealt()..].to_vec(),
             removed: self.removed.clone(),
+            moves_played: 0,
         })
     }
 

@@ -107,6 +107,7 @@ impl View {
                 .collect(),
             stock: vec![[CardSlot::Unknown; PILES]; self.game.rows_left(p)],
             removed: self.removed.clone(),
+            moves_played: 0,
         }
     }
 

@@ -914,7 +914,7 @@ fn play_live_at_two_suits_gives_the_lookahead_players_move_a_chance() {
     // share prints.
     assert!(bound.contains(" of 2; 95 % CI "), "{chance}");
     assert!(
-        bound.ends_with(" %) of the sampled completions are won, an upper bound"),
+        bound.ends_with(" %) of the sampled completions are won within --solve-positions each (an upper bound only where those solves finish)"),
         "{chance}"
     );
     assert!(!stdout.contains("not known"), "{stdout}");

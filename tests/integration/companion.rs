@@ -102,10 +102,11 @@ stock: 5 rows left (50 cards); runs removed: 0 of 8
         to: 2,
         count: 1,
     };
-    let expected = view
+    let mut expected = view
         .after(six_three, &["QH".parse().unwrap()])
         .unwrap()
         .deal();
+    expected.moves_played = 1;
     assert_eq!(back, expected);
     // `spider play` resumes it: 93 cards not seen.
     let (code, text, _) = play(&saved, "", &[]);

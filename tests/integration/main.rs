@@ -6,6 +6,8 @@ mod analyze;
 mod batch;
 mod blind_play;
 mod companion;
+mod companion_resume;
+mod companion_words;
 mod deal_files;
 mod explore;
 mod graph;

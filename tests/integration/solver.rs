@@ -41,6 +41,7 @@ pub(crate) fn endgame(piles: &[(&str, &str)], stock: &[&str], rules: Rules) -> D
             .map(|row| -> StockRow { slots(row).try_into().unwrap() })
             .collect(),
         removed: vec![Suit::Spades; 7],
+        moves_played: 0,
     }
 }
 
@@ -304,6 +305,7 @@ pub(crate) fn small_position(
         piles,
         stock,
         removed,
+        moves_played: 0,
     }
 }
 

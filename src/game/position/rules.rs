@@ -124,6 +124,7 @@ impl Game {
             piles,
             stock,
             removed,
+            moves_played: 0,
         })
     }
 

@@ -383,6 +383,7 @@ fn aceless_with(row: [&str; 10]) -> crate::deal::Deal {
         ],
         stock: vec![row.map(|t| CardSlot::Known(card(t)))],
         removed: Vec::new(),
+        moves_played: 0,
     }
 }
 
