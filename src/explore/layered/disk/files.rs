@@ -321,8 +321,12 @@ impl<'m> BlockWriter<'m> {
         let info = std::mem::take(&mut self.info);
         match std::mem::replace(&mut self.out, Sink::None) {
             Sink::None => unreachable!("a block was written"),
-            Sink::Memory(files, data) => {
-                if let Some(fps) = self.fps.take() {
+            Sink::Memory(files, mut data) => {
+                // Both may be held for rounds: no room to spare (they grew
+                // by doubling).
+                data.shrink_to_fit();
+                if let Some(mut fps) = self.fps.take() {
+                    fps.shrink_to_fit();
                     files
                         .fps
                         .lock()
