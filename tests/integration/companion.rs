@@ -19,7 +19,11 @@ fn spider() -> Command {
 
 use crate::QUICK_PLAYER as QUICK;
 
-fn play(path: &std::path::Path, stdin: &str, extra: &[&str]) -> (Option<i32>, String, String) {
+pub(crate) fn play(
+    path: &std::path::Path,
+    stdin: &str,
+    extra: &[&str],
+) -> (Option<i32>, String, String) {
     let output = spider()
         .arg("play")
         .arg(path)

@@ -14,23 +14,14 @@ fn spider() -> Command {
     Command::cargo_bin("spider").unwrap()
 }
 
+/// `spider play FILE` at the quick settings: its exit code and standard output.
 fn play(path: &std::path::Path, stdin: &str) -> (Option<i32>, String) {
     play_with(path, stdin, &[])
 }
 
 fn play_with(path: &std::path::Path, stdin: &str, extra: &[&str]) -> (Option<i32>, String) {
-    let output = spider()
-        .arg("play")
-        .arg(path)
-        .args(QUICK)
-        .args(extra)
-        .write_stdin(stdin)
-        .output()
-        .unwrap();
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).unwrap(),
-    )
+    let (code, out, _) = crate::companion::play(path, stdin, extra);
+    (code, out)
 }
 
 /// Own 2-suit deal 1 as its player sees it, after `moves` moves (the

@@ -17,13 +17,7 @@ fn spider() -> Command {
 /// only where those solves finish, not "an upper bound" outright.
 #[test]
 fn the_quick_solves_share_is_not_called_an_upper_bound_outright() {
-    let output = spider()
-        .args(["play", "--pysol", "5", "-j", "1"])
-        .write_stdin("")
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(3));
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = play_pysol_5("");
     assert!(
         text.contains(
             "move 1: 9-8/1  (6♥ from pile 9 onto 7♥ on pile 8)
@@ -66,13 +60,7 @@ fn a_player_who_gives_up_counts_the_legal_moves_and_the_hint_says_what_to_run() 
         })
         .collect();
     stdin.push_str("hint\nquit\n");
-    let live = spider()
-        .args(["play", "--pysol", "5", "-j", "1"])
-        .write_stdin(stdin)
-        .output()
-        .unwrap();
-    assert_eq!(live.status.code(), Some(3));
-    let text = String::from_utf8(live.stdout).unwrap();
+    let text = play_pysol_5(stdin);
     assert!(
         text.contains("move 62: no move suggested: the player gives up with legal moves left: no line within its lookahead (50000 positions) turns up a card or leaves a better position without going back to one already played through; 8 moves are legal: type one, or `quit`\n"),
         "{text}"
@@ -96,13 +84,7 @@ fn a_player_who_gives_up_counts_the_legal_moves_and_the_hint_says_what_to_run() 
 #[test]
 fn a_move_takes_its_cards_on_its_line_and_a_deal_asks_for_the_rest_by_pile() {
     let stdin = "deal ad\n2h 3h 4h 5h\n9S 10S KD\nQD\nJD\nundo\n9-8/1 AD\n4-3/1 7h 8h\n";
-    let output = spider()
-        .args(["play", "--pysol", "5", "-j", "1"])
-        .write_stdin(stdin)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(3));
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = play_pysol_5(stdin);
     assert!(
         text.contains(
             "  which card turned up? deal ad
@@ -131,4 +113,16 @@ fn a_move_takes_its_cards_on_its_line_and_a_deal_asks_for_the_rest_by_pile() {
         text.contains("  which card turned up? 4-3/1 7h 8h\n  4-3/1 turns up 1 card, more given; again, please\n"),
         "{text}"
     );
+}
+
+/// `spider play --pysol 5 -j 1` with `stdin`: its standard output, once it
+/// has ended with exit 3 (the input ended or `quit`).
+fn play_pysol_5(stdin: impl Into<String>) -> String {
+    let output = spider()
+        .args(["play", "--pysol", "5", "-j", "1"])
+        .write_stdin(stdin.into())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    String::from_utf8(output.stdout).unwrap()
 }
