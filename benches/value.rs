@@ -17,13 +17,14 @@ use spider_analyzer::deal::{Deal, Rules, numbered, pysol};
 use spider_analyzer::game::Position;
 use spider_analyzer::unknown::blind::{play_hidden, positions_seen};
 use spider_analyzer::unknown::lookahead::{features, value};
-use spider_analyzer::unknown::policy::{HiddenSettings, Player};
+use spider_analyzer::unknown::policy::{HiddenSettings, Player, default_late_lookahead};
 
 /// Every position of the blind game of `deal`, as the player saw it.
 fn seen_positions(deal: &Deal) -> Vec<Position> {
     let settings = HiddenSettings {
         player: Player::Lookahead,
         lookahead: 5000,
+        late_lookahead: default_late_lookahead(deal.suits, 5000),
         ..HiddenSettings::for_suits(deal.suits)
     }
     .for_deal(1);

@@ -149,6 +149,11 @@ pub struct BlindSettings {
     /// Positions of the lookahead (0: none).
     #[serde(default)]
     pub lookahead: usize,
+    /// Positions of the lookahead player's late search, with at most one
+    /// stock row left (none, as in files written before there was one:
+    /// the lookahead's to the end).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late_lookahead: Option<usize>,
     /// Samples of HOP's check of the card to turn up (0, as in files
     /// written before there was one: none).
     #[serde(default)]

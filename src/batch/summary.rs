@@ -460,6 +460,7 @@ mod tests {
                 max_positions: Some(100_000),
                 max_moves: 1000,
                 lookahead: 5000,
+                late_lookahead: None,
                 check: 0,
                 seed: 1,
             },

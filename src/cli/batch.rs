@@ -133,10 +133,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             || p.player_samples.is_some()
             || p.solve_positions.is_some()
             || p.lookahead != spider_analyzer::unknown::blind::DEFAULT_LOOKAHEAD
+            || p.late_lookahead.is_some()
             || p.check != spider_analyzer::unknown::blind::DEFAULT_CHECK)
     {
         anyhow::bail!(
-            "the blind player's flags (--player, --player-samples, --solve-positions, --lookahead, --check) need --hidden"
+            "the blind player's flags (--player, --player-samples, --solve-positions, --lookahead, --late-lookahead, --check) need --hidden"
         );
     }
     if args.hidden {

@@ -31,6 +31,12 @@ fn kept(settings: &HiddenSettings) -> BlindSettings {
         max_positions: settings.limits.max_positions,
         max_moves: settings.max_moves,
         lookahead: settings.lookahead,
+        // Only the lookahead player searches late with its own budget.
+        late_lookahead: if settings.player == Player::Lookahead {
+            settings.late_lookahead
+        } else {
+            None
+        },
         // Only HOP checks: the other players' files stay the same.
         check: if settings.player == Player::Hop {
             settings.check
@@ -71,7 +77,7 @@ pub fn run(
     for record in existing.into_iter().filter(|r| config.includes(r)) {
         match &record.blind {
             Some(blind) if blind.settings != mine => anyhow::bail!(
-                "{}: deal {} was played blind with other settings (player {}, {}, {} positions, lookahead {}, check {}, at most {}, seed {}): give the same flags, or another results file",
+                "{}: deal {} was played blind with other settings (player {}, {}, {} positions, lookahead {}, late lookahead {}, check {}, at most {}, seed {}): give the same flags, or another results file",
                 output.map_or(String::new(), |p| p.display().to_string()),
                 record.number,
                 blind.settings.player,
@@ -81,6 +87,10 @@ pub fn run(
                     .max_positions
                     .map_or("no limit on".into(), |m| m.to_string()),
                 blind.settings.lookahead,
+                blind
+                    .settings
+                    .late_lookahead
+                    .map_or("none".into(), |n| n.to_string()),
                 blind.settings.check,
                 spider_analyzer::text::count(blind.settings.max_moves as u64, "move"),
                 blind.settings.seed
@@ -206,6 +216,7 @@ pub fn run(
                 "max_positions": settings.limits.max_positions,
                 "max_moves": settings.max_moves,
                 "lookahead": settings.lookahead,
+                "late_lookahead": kept(settings).late_lookahead,
                 "check": kept(settings).check,
                 "seed": settings.seed,
             },

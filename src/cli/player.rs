@@ -45,6 +45,12 @@ pub struct PlayerArgs {
     /// move whose position scores best).
     #[arg(long, value_name = "N", alias = "hidden-lookahead", default_value_t = spider_analyzer::unknown::blind::DEFAULT_LOOKAHEAD)]
     pub lookahead: usize,
+    /// (lookahead) With at most one stock row left, search the lines
+    /// within N positions instead (default: 20 times --lookahead at 4
+    /// suits, 1000000 at its default; at 1 and 2 suits, --lookahead's to
+    /// the end).
+    #[arg(long, value_name = "N", value_parser = super::flags::whole_usize(1, super::flags::MAX_COUNT as usize))]
+    pub late_lookahead: Option<usize>,
     /// (hop) With at most one stock row left, check each card the plans
     /// turn up against the lookahead's lines to a card, on N sampled
     /// completions solved after each (0: no check).
@@ -76,6 +82,9 @@ impl PlayerArgs {
             },
             max_moves,
             lookahead: self.lookahead,
+            late_lookahead: self.late_lookahead.or(
+                spider_analyzer::unknown::policy::default_late_lookahead(suits, self.lookahead),
+            ),
             check: self.check,
             seed,
         }

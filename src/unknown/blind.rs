@@ -67,7 +67,8 @@ use crate::game::{Move, Position};
 use crate::stats::Interval;
 
 pub use super::policy::{
-    Choice, DEFAULT_CHECK, DEFAULT_LOOKAHEAD, HiddenSettings, Player, Policy, PolicyStats,
+    Choice, DEFAULT_CHECK, DEFAULT_LOOKAHEAD, HiddenSettings, LATE_ROWS, Player, Policy,
+    PolicyStats, default_late_lookahead,
 };
 
 use super::hint::kind;
@@ -655,8 +656,9 @@ impl Policy for Hop {
 
 /// The player that plays the lookahead's line and nothing else: the
 /// moves that turn up nothing toward the best card to turn up
-/// ([`super::lookahead::best_line`] within `lookahead` positions), no
-/// completion solved
+/// ([`super::lookahead::best_line`] within `lookahead` positions, or
+/// `late_lookahead` from [`LATE_ROWS`] stock rows left on:
+/// [`HiddenSettings::lookahead_with`]), no completion solved
 /// until every card has been seen; then the solver's winning line, when it
 /// finds one within the limits. [`Hop`] falls back on the same line when
 /// no sample is won; the studies compare the two.
@@ -691,7 +693,7 @@ impl Policy for Lookahead {
         if self.course.plan.is_empty() {
             let line = super::lookahead::best_line(
                 &view.deal(),
-                self.settings.lookahead.max(1),
+                self.settings.lookahead_with(view.rows_left()),
                 &self.course.seen,
             )?;
             match line {

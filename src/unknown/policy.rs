@@ -218,6 +218,30 @@ pub const DEFAULT_CHECK: usize = 10;
 /// 43 and 2, at about a tenth of a second a search.
 pub const DEFAULT_LOOKAHEAD: usize = 50_000;
 
+/// The stock rows left (at most) from which the lookahead player searches
+/// its lines within [`HiddenSettings::late_lookahead`]: late in the game,
+/// where the loss analysis finds the games lost.
+pub const LATE_ROWS: usize = 1;
+
+/// How many times the lookahead's positions the lookahead player searches
+/// late (with at most [`LATE_ROWS`] stock rows left) at 4 suits by
+/// default: a million at the 50,000 of [`DEFAULT_LOOKAHEAD`], where it won
+/// 114 of 500 PySol deals against 92 with the same 50,000 to the end (38
+/// games only it won, 16 only the other; docs/unknown-cards.md).
+pub const LATE_FACTOR: usize = 20;
+
+/// The positions of the lookahead player's late search at default
+/// settings (`--late-lookahead`) for deals of `suits` suits and a
+/// lookahead of `lookahead` positions: [`LATE_FACTOR`] times it at 4
+/// suits; none at 1 and 2 suits, where the lookahead keeps its budget to
+/// the end.
+pub fn default_late_lookahead(suits: SuitCount, lookahead: usize) -> Option<usize> {
+    match suits {
+        SuitCount::Four => Some(lookahead.saturating_mul(LATE_FACTOR)),
+        SuitCount::One | SuitCount::Two => None,
+    }
+}
+
 /// How the hidden player plays.
 #[derive(Clone, Debug)]
 pub struct HiddenSettings {
@@ -234,6 +258,10 @@ pub struct HiddenSettings {
     /// within this many positions that turn up nothing; 0 plays the move
     /// whose position scores best instead (the player of the first study).
     pub lookahead: usize,
+    /// [`Player::Lookahead`]: with at most [`LATE_ROWS`] stock rows left,
+    /// search the lines within this many positions instead of
+    /// [`HiddenSettings::lookahead`] (`None`: the same budget to the end).
+    pub late_lookahead: Option<usize>,
     /// [`Player::Hop`]: before turning up a card with at most
     /// [`super::blind::CHECK_ROWS`] stock rows left, weigh the plans' move
     /// against the lookahead's lines to a card on this many sampled
@@ -262,6 +290,7 @@ impl Default for HiddenSettings {
             },
             max_moves: 1000,
             lookahead: DEFAULT_LOOKAHEAD,
+            late_lookahead: None,
             check: DEFAULT_CHECK,
             seed: 1,
         }
@@ -272,7 +301,8 @@ impl HiddenSettings {
     /// The settings of `spider batch --hidden` at its defaults for deals
     /// of `suits` suits: [`Player::default_for`] those suits, each solve
     /// within [`default_solve_positions`], the rest as
-    /// [`HiddenSettings::default`].
+    /// [`HiddenSettings::default`] but the late search of
+    /// [`default_late_lookahead`] at the default lookahead.
     pub fn for_suits(suits: SuitCount) -> HiddenSettings {
         let defaults = HiddenSettings::default();
         let player = Player::default_for(suits);
@@ -283,8 +313,20 @@ impl HiddenSettings {
                 max_positions: Some(default_solve_positions(suits)),
                 ..defaults.limits.clone()
             },
+            late_lookahead: default_late_lookahead(suits, defaults.lookahead),
             ..defaults
         }
+    }
+
+    /// The positions the lookahead player searches its lines within, with
+    /// `rows_left` stock rows left: the late budget from [`LATE_ROWS`]
+    /// rows on, else [`HiddenSettings::lookahead`]; at least one.
+    pub fn lookahead_with(&self, rows_left: usize) -> usize {
+        match self.late_lookahead {
+            Some(late) if rows_left <= LATE_ROWS => late,
+            _ => self.lookahead,
+        }
+        .max(1)
     }
 
     /// The settings of the game of deal `number` in a study: these, with
@@ -304,18 +346,20 @@ mod tests {
 
     /// The defaults a study plays at each suit count: the lookahead player,
     /// its solves (once every card is seen) within 100,000 positions at 1
-    /// and 2 suits and 50,000 at 4; everything else as
+    /// and 2 suits and 50,000 at 4, its late search within a million
+    /// positions at 4 suits only; everything else as
     /// [`HiddenSettings::default`].
     #[test]
     fn the_settings_for_each_suit_count_are_the_studys_defaults() {
-        for (suits, player, positions) in [
-            (SuitCount::One, Player::Lookahead, 100_000),
-            (SuitCount::Two, Player::Lookahead, 100_000),
-            (SuitCount::Four, Player::Lookahead, 50_000),
+        for (suits, player, positions, late) in [
+            (SuitCount::One, Player::Lookahead, 100_000, None),
+            (SuitCount::Two, Player::Lookahead, 100_000, None),
+            (SuitCount::Four, Player::Lookahead, 50_000, Some(1_000_000)),
         ] {
             let settings = HiddenSettings::for_suits(suits);
             assert_eq!(settings.player, player, "{suits:?}");
             assert_eq!(settings.limits.max_positions, Some(positions), "{suits:?}");
+            assert_eq!(settings.late_lookahead, late, "{suits:?}");
             let defaults = HiddenSettings::default();
             assert_eq!(settings.samples, defaults.samples);
             assert_eq!(settings.lookahead, defaults.lookahead);
@@ -323,5 +367,23 @@ mod tests {
             assert_eq!(settings.seed, defaults.seed);
             assert_eq!(settings.limits.shorten_positions, 0);
         }
+    }
+
+    /// The late budget holds from [`LATE_ROWS`] stock rows left on, the
+    /// lookahead's before, and the lookahead's throughout without one.
+    #[test]
+    fn the_late_search_starts_with_one_stock_row_left() {
+        let four = HiddenSettings::for_suits(SuitCount::Four);
+        assert_eq!(
+            [5, 2, 1, 0].map(|rows| four.lookahead_with(rows)),
+            [50_000, 50_000, 1_000_000, 1_000_000]
+        );
+        let two = HiddenSettings::for_suits(SuitCount::Two);
+        assert_eq!([5, 1, 0].map(|rows| two.lookahead_with(rows)), [50_000; 3]);
+        let none = HiddenSettings {
+            lookahead: 0,
+            ..HiddenSettings::default()
+        };
+        assert_eq!(none.lookahead_with(3), 1);
     }
 }

@@ -29,6 +29,7 @@ fn settings(seed: u64) -> HiddenSettings {
         },
         max_moves: 150,
         lookahead: 2_000,
+        late_lookahead: None,
         check: spider_analyzer::unknown::blind::DEFAULT_CHECK,
         seed,
     }
@@ -678,6 +679,65 @@ fn the_players_settings_are_kept_with_the_game_and_replayed_by_play() {
     assert_ne!(moves(&play("2000")), moves(&game));
 }
 
+/// The lookahead player's late search (with one stock row left) is kept
+/// in the results file: 20 times the lookahead at 4 suits unless
+/// `--late-lookahead` names another, none at 2 suits; the same study with
+/// another late budget is refused, naming it, the file untouched; and
+/// the flag without `--hidden` is refused.
+#[test]
+fn the_late_search_is_kept_with_the_game_and_its_budget_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let study = |source: &[&str], late: Option<&str>, out: &std::path::Path| {
+        let mut command = spider();
+        command.args(["batch", "--hidden"]).args(source).args([
+            "--lookahead",
+            "300",
+            "--max-positions",
+            "1",
+            "-j",
+            "1",
+        ]);
+        if let Some(late) = late {
+            command.args(["--late-lookahead", late]);
+        }
+        command.arg("-o").arg(out).output().unwrap()
+    };
+    let settings = |out: &std::path::Path| -> serde_json::Value {
+        let text = std::fs::read_to_string(out).unwrap();
+        let record: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+        record["blind"]["settings"].clone()
+    };
+    let four = dir.path().join("four.jsonl");
+    let first = study(&["--pysol", "3..3"], None, &four);
+    assert!(matches!(first.status.code(), Some(0 | 1)), "{first:?}");
+    assert_eq!(settings(&four)["late_lookahead"], 6000);
+    let before = std::fs::read_to_string(&four).unwrap();
+    let refused = study(&["--pysol", "3..3"], Some("7000"), &four);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(stderr.contains("late lookahead 6000"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&four).unwrap(), before);
+    let named = dir.path().join("named.jsonl");
+    study(&["--pysol", "3..3"], Some("7000"), &named);
+    assert_eq!(settings(&named)["late_lookahead"], 7000);
+    let two = dir.path().join("two.jsonl");
+    study(&["--number", "3..3", "--suits", "2"], None, &two);
+    assert!(
+        settings(&two).get("late_lookahead").is_none(),
+        "{}",
+        settings(&two)
+    );
+    let known = spider()
+        .args(["batch", "--pysol", "3..3", "--late-lookahead", "10"])
+        .args(["--max-positions", "1", "-o"])
+        .arg(dir.path().join("known.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(known.status.code(), Some(2), "{known:?}");
+    assert!(String::from_utf8_lossy(&known.stderr).contains("--late-lookahead"));
+    assert!(!dir.path().join("known.jsonl").exists());
+}
+
 /// A deal whose card completes a run uncovers one more card: the view asks
 /// for it (the ten dealt cards are not enough), then takes the eleven, with
 /// the run removed and the card face up where the run lay.
@@ -984,6 +1044,16 @@ fn the_share_play_gives_for_the_default_player_is_the_report_studys() {
         assert_eq!(
             settings["max_positions"],
             spider_analyzer::unknown::policy::default_solve_positions(suits),
+            "{file}"
+        );
+        // Its late search: a million positions at 4 suits, none at 1 and 2.
+        assert_eq!(
+            settings["late_lookahead"].as_u64(),
+            spider_analyzer::unknown::policy::default_late_lookahead(
+                suits,
+                spider_analyzer::unknown::blind::DEFAULT_LOOKAHEAD
+            )
+            .map(|n| n as u64),
             "{file}"
         );
         let deal = numbered::deal(1, suits, Rules::Standard);
