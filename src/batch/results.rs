@@ -165,6 +165,20 @@ fn hop() -> String {
     "hop".into()
 }
 
+impl BlindSettings {
+    /// Whether a game played with these settings plays as with `other`:
+    /// the same in everything, a late search as wide as the lookahead
+    /// counting as none (the same budget to the end, as in files written
+    /// before there was a late search).
+    pub fn plays_as(&self, other: &BlindSettings) -> bool {
+        let plain = |s: &BlindSettings| BlindSettings {
+            late_lookahead: s.late_lookahead.filter(|&late| late != s.lookahead),
+            ..s.clone()
+        };
+        plain(self) == plain(other)
+    }
+}
+
 /// What makes two records the same deal: a results file holds one record
 /// per key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -451,6 +465,27 @@ pub fn merge(files: Vec<ResultsFile>) -> (Vec<Record>, u64) {
 mod tests {
     use super::*;
     use crate::batch::test_support::record;
+
+    /// A late search as wide as the lookahead plays as none: a file
+    /// written before there was one (no `late_lookahead`) resumes with
+    /// `--late-lookahead` equal to `--lookahead`, and with no other.
+    #[test]
+    fn a_late_search_as_wide_as_the_lookahead_plays_as_none() {
+        let old: BlindSettings = serde_json::from_str(
+            r#"{"player":"lookahead","samples":3,"max_positions":50000,"max_moves":1000,"lookahead":50000,"check":0,"seed":1}"#,
+        )
+        .unwrap();
+        assert_eq!(old.late_lookahead, None);
+        let with = |late| BlindSettings {
+            late_lookahead: late,
+            ..old.clone()
+        };
+        assert!(with(Some(50_000)).plays_as(&old));
+        assert!(old.plays_as(&with(Some(50_000))));
+        assert!(!with(Some(1_000_000)).plays_as(&old));
+        assert!(!with(Some(1_000_000)).plays_as(&with(Some(50_000))));
+        assert!(with(Some(1_000_000)).plays_as(&with(Some(1_000_000))));
+    }
 
     #[test]
     fn records_round_trip_as_json_lines() {

@@ -76,7 +76,7 @@ pub fn run(
     let mut records: Vec<Record> = Vec::new();
     for record in existing.into_iter().filter(|r| config.includes(r)) {
         match &record.blind {
-            Some(blind) if blind.settings != mine => anyhow::bail!(
+            Some(blind) if !blind.settings.plays_as(&mine) => anyhow::bail!(
                 "{}: deal {} was played blind with other settings (player {}, {}, {} positions, lookahead {}, late lookahead {}, check {}, at most {}, seed {}): give the same flags, or another results file",
                 output.map_or(String::new(), |p| p.display().to_string()),
                 record.number,

@@ -221,7 +221,7 @@ pub(crate) fn what_chances_mean(suits: SuitCount, player: Player) -> String {
     let won_blind = match suits {
         SuitCount::One => 88,
         SuitCount::Two => 62,
-        SuitCount::Four => 17,
+        SuitCount::Four => 18,
     };
     let study = if player == Player::default_for(suits)
         && let Some(share) = Interval::of(won_blind, 100)
