@@ -33,7 +33,7 @@ fn the_search_on_disk_counts_what_the_search_in_memory_counts() {
         (None, 2, Some(some)),
         (Some(4 << 10), 1, Some(some)),
     ] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::scratch_dir();
         let mut search = Layered::new(&Walk).stop(Stop::Exhaust).jobs(Some(jobs));
         if let Some(budget) = budget {
             search = search.disk_memory(budget);
@@ -80,7 +80,7 @@ fn dropped_seen_sets_find_states_met_again_many_rounds_later() {
     assert!(steps > 100, "{steps} rounds");
     let table = memory.stats.peak_table_bytes;
     for (share, jobs) in [(8, 1), (8, 2), (3, 2)] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::scratch_dir();
         let options = DiskOptions {
             seen_memory: Some(table / share),
             ..on_disk(dir.path())
@@ -164,7 +164,7 @@ fn split_layers_count_the_entries_of_whole_layers() {
         .limits(limits.clone())
         .run()
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     let from_disk = Layered::new(&split)
         .stop(Stop::Exhaust)
         .jobs(Some(2))
@@ -220,9 +220,9 @@ fn a_spider_stage_on_disk_counts_what_the_search_in_memory_counts() {
     };
     let memory = leaves(None, None);
     assert_eq!(memory.0.1[0], 50_810);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     assert_eq!(leaves(Some(dir.path()), None), memory);
     // With the seen sets dropped after every round.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     assert_eq!(leaves(Some(dir.path()), Some(1)), memory);
 }

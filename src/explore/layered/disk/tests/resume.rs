@@ -6,7 +6,7 @@ use super::*;
 /// message names its format.
 #[test]
 fn a_directory_of_an_older_disk_format_is_refused_with_its_format() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     walk_stopped_after_5000(dir.path());
     let path = dir.path().join("disk-manifest.json");
     let mut manifest: serde_json::Value =
@@ -31,7 +31,7 @@ fn a_directory_of_an_older_disk_format_is_refused_with_its_format() {
 fn a_resumed_search_on_disk_reads_its_pack_and_drops_later_runs() {
     use crate::explore::Problem;
     let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     walk_stopped_after_5000(dir.path());
     let packs = fs::read_dir(dir.path().join("blocks"))
         .unwrap()
@@ -82,7 +82,7 @@ fn a_resumed_search_on_disk_reads_its_pack_and_drops_later_runs() {
 fn a_search_stopped_inside_a_round_keeps_the_parts_it_finished() {
     let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
     for budget in [None, Some(0)] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::scratch_dir();
         let (mut runs, mut kept) = (0, 0);
         let stats = loop {
             runs += 1;
@@ -142,7 +142,7 @@ fn a_search_stopped_inside_a_round_keeps_the_parts_it_finished() {
 #[test]
 fn a_search_on_disk_that_crashes_inside_a_round_keeps_the_parts_recorded() {
     let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     let (mut runs, mut kept) = (0, 0);
     let stats = loop {
         runs += 1;
@@ -183,7 +183,7 @@ fn a_search_on_disk_that_crashes_inside_a_round_keeps_the_parts_recorded() {
 #[test]
 fn a_limit_of_positions_stops_a_search_on_disk_inside_a_round() {
     let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     let (mut max, mut over) = (0, Vec::new());
     let stats = loop {
         max += 300;

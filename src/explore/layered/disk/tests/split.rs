@@ -16,7 +16,7 @@ fn a_first_round_past_the_memory_limit_runs_split() {
         max_memory: Some(limit),
         ..Limits::default()
     };
-    let split = fan.on_disk(tempfile::tempdir().unwrap().path(), limited);
+    let split = fan.on_disk(crate::scratch::scratch_dir().path(), limited);
     assert_eq!(split.end, End::Exhausted);
     assert_eq!(split.stats.rounds_split, 1);
     assert!(split.stats.peak_memory_bytes <= limit);
@@ -33,7 +33,7 @@ fn a_split_round_past_the_memory_limit_stops_inside_it_and_resumes() {
     let part = fan.whole.stats.peak_table_bytes / PARTS as u64;
     assert!(part > fan.before, "{part} and {}", fan.before);
     let limit = fan.before + 1;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     let limited = Limits {
         max_memory: Some(limit),
         ..Limits::default()
@@ -74,7 +74,7 @@ fn split_rounds_count_what_the_search_in_memory_counts() {
         (Some(4 << 10), 1, some),
         (None, 2, some),
     ] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::scratch_dir();
         let mut search = Layered::new(&Walk).stop(Stop::Exhaust).jobs(Some(jobs));
         if let Some(budget) = budget {
             search = search.disk_memory(budget);
@@ -99,7 +99,7 @@ fn split_rounds_count_what_the_search_in_memory_counts() {
     }
     let memory = Layered::new(&Jumps).stop(Stop::Exhaust).run().unwrap();
     for jobs in [1, 2] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::scratch_dir();
         let options = DiskOptions {
             split_from: Some(1),
             ..on_disk(dir.path())
