@@ -253,8 +253,18 @@ fn a_long_search_on_disk_stopped_and_resumed_counts_the_same() {
 /// in memory), with a manifest after every round (a memory budget of 4
 /// KiB), so that the rounds since a drop are on disk too when the next
 /// round looks the earlier ones up.
+/// The quick run stops every 5,000 positions;
+/// [`a_search_on_disk_with_its_seen_sets_dropped_resumes_to_the_same_counts_over_30000`]
+/// every 10,000.
 #[test]
 fn a_search_on_disk_with_its_seen_sets_dropped_resumes_to_the_same_counts() {
+    disk_search_resumed(5_000, Some(u64::MAX), None);
+    disk_search_resumed(5_000, Some(16), None);
+}
+
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn a_search_on_disk_with_its_seen_sets_dropped_resumes_to_the_same_counts_over_30000() {
     disk_search_resumed(10_000, Some(u64::MAX), None);
     disk_search_resumed(10_000, Some(16), None);
 }
@@ -262,8 +272,17 @@ fn a_search_on_disk_with_its_seen_sets_dropped_resumes_to_the_same_counts() {
 /// The same with every round that reads more than a few records per
 /// part run split (a growth of 1 byte: each round's first try stops at
 /// its first question to the guard, and the round runs again a wave of
-/// parts at a time), stopped inside split rounds and resumed.
+/// parts at a time), stopped inside split rounds and resumed. The quick
+/// run stops every 5,000 positions;
+/// [`a_search_on_disk_with_its_rounds_split_resumes_to_the_same_counts_over_30000`]
+/// every 10,000.
 #[test]
 fn a_search_on_disk_with_its_rounds_split_resumes_to_the_same_counts() {
+    disk_search_resumed(5_000, None, Some(1));
+}
+
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn a_search_on_disk_with_its_rounds_split_resumes_to_the_same_counts_over_30000() {
     disk_search_resumed(10_000, None, Some(1));
 }
