@@ -29,7 +29,10 @@ fn free_bytes(dir: &std::path::Path) -> Option<u64> {
     if unsafe { libc::statvfs(path.as_ptr(), &mut stats) } != 0 {
         return None;
     }
-    Some(u64::from(stats.f_bavail).saturating_mul(u64::from(stats.f_frsize)))
+    // u64 on 64-bit Linux, narrower elsewhere.
+    #[allow(clippy::useless_conversion)]
+    let (blocks, size) = (u64::from(stats.f_bavail), u64::from(stats.f_frsize));
+    Some(blocks.saturating_mul(size))
 }
 
 #[cfg(not(unix))]
