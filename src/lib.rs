@@ -25,6 +25,8 @@ pub mod explore;
 pub mod game;
 pub mod html;
 pub mod puzzles;
+#[doc(hidden)]
+pub mod scratch;
 pub mod solve;
 pub mod stats;
 pub mod text;

@@ -542,7 +542,7 @@ mod tests {
 
     #[test]
     fn writer_keeps_the_torn_line_and_appends() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::scratch_dir();
         let path = dir.path().join("results.jsonl");
         let a = serde_json::to_string(&record(1, Verdict::Winnable, 1.0, Some(90))).unwrap();
         let torn = format!("{a}\n{{\"number\":2,\"sou");

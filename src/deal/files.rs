@@ -270,7 +270,7 @@ mod tests {
 
     #[test]
     fn load_reports_missing_empty_and_binary_files() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::scratch_dir();
         let missing = dir.path().join("nope.yaml");
         let err = load(&missing).unwrap_err();
         assert_eq!(err.line, None);
@@ -291,7 +291,7 @@ mod tests {
 
     #[test]
     fn save_is_atomic_and_refuses_the_input() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::scratch_dir();
         let clips = Path::new(env!("CARGO_MANIFEST_DIR")).join("deals/unwon-2017.clips");
         let deal = load(&clips).unwrap();
         let out = dir.path().join("out.yaml");

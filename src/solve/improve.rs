@@ -658,13 +658,28 @@ mod tests {
         );
     }
 
+    /// The quick run checks the one-suit deal;
+    /// [`the_moves_needed_never_exceed_the_moves_a_win_took_at_every_suit_count`]
+    /// one, two and four suits.
     #[test]
     fn the_moves_needed_never_exceed_the_moves_a_win_took() {
-        for (number, suits) in [
+        moves_needed_within_wins(&[(1, SuitCount::One)]);
+    }
+
+    #[test]
+    #[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+    fn the_moves_needed_never_exceed_the_moves_a_win_took_at_every_suit_count() {
+        moves_needed_within_wins(&[
             (1, SuitCount::One),
             (2, SuitCount::Two),
             (3, SuitCount::Four),
-        ] {
+        ]);
+    }
+
+    /// Along a won line of each numbered deal of `deals` (standard
+    /// rules), the moves needed never exceed the moves left.
+    fn moves_needed_within_wins(deals: &[(u64, SuitCount)]) {
+        for &(number, suits) in deals {
             let deal = numbered::deal(number, suits, Rules::Standard);
             let game = Game::new(&deal).unwrap();
             // A line shortened a little: the shorter the line, the

@@ -82,7 +82,7 @@ removed: [S, S, S, H, H, H]
 
 #[test]
 fn a_dead_position_is_unwinnable_with_exit_1() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let file = write(&dir, "dead.yaml", DEAD);
     spider()
         .arg("analyze")
@@ -129,7 +129,7 @@ fn a_limit_leaves_an_undecided_report_with_exit_3() {
 /// floor is raised above any machine's memory to make it happen at once.
 #[test]
 fn low_machine_memory_stops_with_a_report() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let deal = dir.path().join("210.yaml");
     spider()
         .args(["deal", "--pysol", "210", "-o", deal.to_str().unwrap()])
@@ -202,7 +202,7 @@ fn completions_fill_the_unknown_cards_every_way() {
 
 #[test]
 fn bad_input_exits_2_with_file_line_and_column() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let file = write(
         &dir,
         "bad.yaml",
@@ -233,7 +233,7 @@ fn bad_input_exits_2_with_file_line_and_column() {
 
 #[test]
 fn replay_stops_at_the_first_illegal_move_with_exit_1() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let moves = write(
         &dir,
         "moves.txt",
@@ -253,7 +253,7 @@ fn replay_stops_at_the_first_illegal_move_with_exit_1() {
 
 #[test]
 fn replay_refuses_a_token_that_is_not_a_move_with_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let moves = write(&dir, "moves.txt", "deal\n  1-2/3 12-1\n");
     spider()
         .arg("replay")

@@ -39,7 +39,7 @@ const QUICK: [&str; 4] = ["--time-limit", "0.2", "--max-positions", "1000"];
 
 #[test]
 fn writes_one_record_per_deal_with_every_field() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let out = dir.path().join("r.jsonl");
     spider()
         .args([
@@ -66,7 +66,7 @@ fn writes_one_record_per_deal_with_every_field() {
 
 #[test]
 fn resumes_skipping_done_deals_and_a_torn_line() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let out = dir.path().join("r.jsonl");
     let out_text = out.to_str().unwrap();
     spider()
@@ -121,7 +121,7 @@ fn resumes_skipping_done_deals_and_a_torn_line() {
 
 #[test]
 fn shards_cover_the_range_and_summaries_merge() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let mut files = Vec::new();
     for k in 1..=3 {
         let out = dir.path().join(format!("shard{k}.jsonl"));
@@ -212,7 +212,7 @@ fn bad_usage_exits_2() {
 /// tampered row, a stray line and a row written twice each fail.
 #[test]
 fn verify_replays_each_line_proves_each_loss_and_names_a_tampered_row() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let out = dir.path().join("census.jsonl");
     let out_text = out.to_str().unwrap();
     spider()

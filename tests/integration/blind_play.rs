@@ -317,7 +317,7 @@ fn blind_json(path: &std::path::Path, seed: &str) -> serde_json::Value {
 #[test]
 fn play_blind_json_plays_deals_alike_until_a_hidden_difference_turns_up() {
     let (deal, other) = twins();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let (p, q) = (
         write_yaml(&dir, "a.yaml", &deal),
         write_yaml(&dir, "b.yaml", &other),
@@ -388,7 +388,7 @@ fn cards_named(line: &str) -> Vec<String> {
 #[test]
 fn play_blind_never_names_a_card_before_it_turns_up() {
     let deal = numbered::deal(8, SuitCount::Two, Rules::Standard);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = write_yaml(&dir, "two.yaml", &deal);
     let output = spider()
         .args([
@@ -459,7 +459,7 @@ removed: [S, S, S, S, S, S, S]
 ";
 
 fn live(stdin: &str) -> (Option<i32>, String) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = dir.path().join("one.yaml");
     std::fs::write(&path, ONE_HIDDEN).unwrap();
     // HOP, named: the dialogues are scripted for its moves (at 1 suit the
@@ -509,7 +509,7 @@ fn play_live_on_a_won_position_exits_0_and_a_blind_game_needs_every_card() {
     let won = "suits: 1\npiles:\n".to_string()
         + &"  - {face_down: [], face_up: []}\n".repeat(10)
         + "removed: [S, S, S, S, S, S, S, S]\n";
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = dir.path().join("won.yaml");
     std::fs::write(&path, won).unwrap();
     spider()
@@ -530,7 +530,7 @@ fn play_live_on_a_won_position_exits_0_and_a_blind_game_needs_every_card() {
 
 #[test]
 fn batch_hidden_writes_a_results_file_and_resumes_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let out = dir.path().join("blind.jsonl");
     let run = |range: &str, samples: &str| {
         spider()
@@ -624,7 +624,7 @@ fn batch_hidden_writes_a_results_file_and_resumes_it() {
 /// plays the study's game again.
 #[test]
 fn the_players_settings_are_kept_with_the_game_and_replayed_by_play() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let out = dir.path().join("blind.jsonl");
     let run = |look: &str| {
         spider()
@@ -748,7 +748,7 @@ fn the_late_search_is_kept_with_the_game_and_its_budget_checked() {
 /// The study's own seed is not the game's.
 #[test]
 fn a_studys_game_is_played_again_by_play_blind_with_its_seed() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let out = dir.path().join("blind.jsonl");
     let budgets = ["2", "3000", "500"];
     let study = spider()
@@ -862,7 +862,7 @@ stock:
   - [XX, XX, XX, XX, XX, XX, XX, XX, XX, XX]
 removed: [S, S, S, S, S]
 ";
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = dir.path().join("chain.yaml");
     std::fs::write(&path, text).unwrap();
     let output = spider()
@@ -906,7 +906,7 @@ removed: [S, S, S, S, S]
 /// which; naming one overrides it.
 #[test]
 fn the_default_blind_player_depends_on_the_suits() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     for (suits, named, expected) in [
         ("1", None, "lookahead"),
         ("2", None, "lookahead"),
@@ -945,7 +945,7 @@ fn the_default_blind_player_depends_on_the_suits() {
 /// completions won after it, never "not known".
 #[test]
 fn play_live_at_two_suits_gives_the_lookahead_players_move_a_chance() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let deal = numbered::deal(5, SuitCount::Two, Rules::Standard);
     let seen = View::of(&deal).unwrap().deal();
     let path = write_yaml(&dir, "two.yaml", &seen);
@@ -993,7 +993,7 @@ fn play_live_at_two_suits_gives_the_lookahead_players_move_a_chance() {
 /// otherwise: `play --blind --json` reports the budget it played with.
 #[test]
 fn the_solves_budget_is_50000_positions_at_four_suits_by_default() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     for (suits, named, expected) in [
         (SuitCount::Four, None, 50_000),
         (SuitCount::Two, None, 100_000),
@@ -1020,7 +1020,7 @@ fn the_solves_budget_is_50000_positions_at_four_suits_by_default() {
 #[test]
 fn the_share_play_gives_for_the_default_player_is_the_report_studys() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     for (suits, file) in [
         (SuitCount::One, "blind-1-suit-101-200-lookahead.jsonl"),
         (SuitCount::Two, "blind-2-suit-101-200-lookahead.jsonl"),
@@ -1083,7 +1083,7 @@ fn the_share_play_gives_for_the_default_player_is_the_report_studys() {
 /// the hint's list of shares is given.
 #[test]
 fn the_hints_move_is_the_first_move_of_play_with_the_same_seed() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     for suits in [SuitCount::One, SuitCount::Two] {
         let deal = numbered::deal(4, suits, Rules::Standard);
         let seen = View::of(&deal).unwrap().deal();
@@ -1169,7 +1169,7 @@ fn at_four_suits_the_search_player_plays_deals_alike_until_a_hidden_difference_t
 /// nothing written; a short training writes a weights file that loads.
 #[test]
 fn train_refuses_bad_input_and_writes_a_weights_file() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let out = dir.path().join("w.json");
     let bad = spider()
         .args(["train", "--suits", "3", "--deals", "1..2", "-o"])
@@ -1226,7 +1226,7 @@ fn train_refuses_bad_input_and_writes_a_weights_file() {
 /// with their suits on the board at the start.
 #[test]
 fn a_blind_win_is_said_once() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = dir.path().join("one.yaml");
     std::fs::write(&path, ONE_HIDDEN.replace("[XX]", "[AS]")).unwrap();
     let output = spider()
@@ -1257,7 +1257,7 @@ fn a_blind_win_is_said_once() {
 #[test]
 fn the_shipped_chances_are_train_odds_fits_and_beat_one_chance_for_all() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let out = dir.path().join("w.json");
     let run = spider()
         .current_dir(root)

@@ -57,7 +57,7 @@ fn two_suit_deal_one(dir: &tempfile::TempDir) -> std::path::PathBuf {
 /// quits: exit 3, and the saved file is the position after 6-3/1.
 #[test]
 fn play_follows_another_move_a_fix_an_undo_and_a_save() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = two_suit_deal_one(&dir);
     let saved = dir.path().join("saved.yaml");
     let stdin = format!(
@@ -123,7 +123,7 @@ stock: 5 rows left (50 cards); runs removed: 0 of 8
 /// the words.
 #[test]
 fn play_refuses_an_illegal_move_and_lists_its_words() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = two_suit_deal_one(&dir);
     let (code, text, _) = play(&path, "1-2/1\nfoo\n11-3/1\nhelp\n", &[]);
     assert_eq!(code, Some(3), "{text}");
@@ -176,7 +176,7 @@ removed: [S, S, S, S, S, S, S]
 /// is announced.
 #[test]
 fn play_never_asks_for_a_card_the_file_knows_and_refuses_a_wrong_one() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = dir.path().join("known.yaml");
     std::fs::write(&path, ONE_KNOWN).unwrap();
     let (code, text, _) = play(&path, "KS\n", HOP);
@@ -204,7 +204,7 @@ fn play_never_asks_for_a_card_the_file_knows_and_refuses_a_wrong_one() {
 /// at the lookahead player, turns up Q♦, and K♠ typed for it is refused.
 #[test]
 fn play_on_a_pysol_deal_with_every_card_known_asks_for_none() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = dir.path().join("p5.yaml");
     let deal = pysol::deal(5, Rules::Standard).unwrap();
     std::fs::write(&path, yaml::to_string(&deal)).unwrap();
@@ -226,7 +226,7 @@ fn play_on_a_pysol_deal_with_every_card_known_asks_for_none() {
 /// position saved.
 #[test]
 fn ctrl_c_at_a_prompt_exits_130_at_once_naming_the_saved_file() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = two_suit_deal_one(&dir);
     let saved = dir.path().join("kept.yaml");
     let mut child = StdCommand::new(env!("CARGO_BIN_EXE_spider"))
@@ -321,7 +321,7 @@ fn deal_as_seen_writes_what_the_player_sees() {
 /// a negative count is refused at its line and column.
 #[test]
 fn a_deal_file_may_give_the_stock_as_a_number_of_rows() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let mut piles = "suits: 1\npiles:\n".to_string();
     for top in ["KS", "QS", "JS", "10S", "9S", "8S", "7S", "6S", "5S", "4S"] {
         piles += &format!("  - {{face_down: [XX, XX, XX, XX], face_up: [{top}]}}\n");
@@ -477,7 +477,7 @@ fn replay_log(
 }
 
 fn blind_json(deal: &spider_analyzer::deal::Deal, extra: &[&str]) -> serde_json::Value {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = dir.path().join("deal.yaml");
     std::fs::write(&path, yaml::to_string(deal)).unwrap();
     let output = spider()
@@ -511,7 +511,7 @@ fn the_blind_player_never_says_no_move_left_while_a_move_remains() {
     );
     assert_eq!(report["ended"], "gave up");
     // In words: no "no move left".
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = dir.path().join("two1.yaml");
     std::fs::write(&path, yaml::to_string(&deal)).unwrap();
     let output = spider()
@@ -621,7 +621,7 @@ pub(crate) fn decided_before_ctrl_c(text: &str) -> (&str, usize) {
 /// and 100 could all be done before the Ctrl-C.)
 #[test]
 fn analyze_stopped_by_ctrl_c_says_how_many_completions_it_decided() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = two_suit_deal_one(&dir);
     let mut command = StdCommand::new(env!("CARGO_BIN_EXE_spider"));
     command.arg("analyze").arg(&path).args([
@@ -706,7 +706,7 @@ fn the_blind_players_flags_and_the_seed_read_the_same_in_every_command() {
         .unwrap();
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("player lookahead,"), "{text}");
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = dir.path().join("known.yaml");
     std::fs::write(&path, ONE_KNOWN).unwrap();
     spider()
@@ -747,7 +747,7 @@ fn the_blind_players_flags_and_the_seed_read_the_same_in_every_command() {
 /// completions, and its move to play now is the one suggested.
 #[test]
 fn hint_at_a_prompt_lists_the_moves_with_the_suggested_one_first() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = dir.path().join("known.yaml");
     std::fs::write(&path, ONE_KNOWN).unwrap();
     let (code, text, _) = play(&path, "hint\n\n\n", HOP);
@@ -771,7 +771,7 @@ fn hint_at_a_prompt_lists_the_moves_with_the_suggested_one_first() {
 /// in as many).
 #[test]
 fn the_hints_list_at_a_prompt_agrees_with_its_move() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = two_suit_deal_one(&dir);
     // The player's budgets at their defaults (about 6 s of one core): with
     // the quick ones so few completions are won that any two moves tie.
@@ -888,7 +888,7 @@ fn play_refuses_suits_without_number() {
         .stderr(predicates::str::contains(
             "PySol game numbers are 4-suit Spider deals; --suits 2 cannot be used with --pysol",
         ));
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = two_suit_deal_one(&dir);
     spider()
         .arg("play")

@@ -45,7 +45,7 @@ fn seen(dir: &tempfile::TempDir, name: &str, moves: usize) -> std::path::PathBuf
 /// them in this session.
 #[test]
 fn a_saved_game_resumes_at_the_next_move_number() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = seen(&dir, "seen.yaml", 0);
     let first = dir.path().join("first.yaml");
     let (code, text) = play(&path, &format!("6-3\nQH\nsave {}\nquit\n", first.display()));
@@ -106,7 +106,7 @@ fn a_saved_game_resumes_at_the_next_move_number() {
 /// where its steps start.
 #[test]
 fn a_game_saved_at_move_40_goes_on_with_move_41() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = seen(&dir, "forty.yaml", 40);
     let page = dir.path().join("game.html");
     let (code, text) = play_with(&path, "9-6/1\n5H\n", &["--html", page.to_str().unwrap()]);
@@ -130,7 +130,7 @@ fn a_game_saved_at_move_40_goes_on_with_move_41() {
 /// `convert` keeps the key of a file that has it.
 #[test]
 fn files_without_the_count_start_at_move_one_and_convert_keeps_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = seen(&dir, "fresh.yaml", 0);
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(!text.contains("moves_played"), "{text}");
@@ -154,7 +154,7 @@ fn files_without_the_count_start_at_move_one_and_convert_keeps_it() {
 /// file, line and column, nothing played.
 #[test]
 fn a_bad_moves_played_is_refused_with_its_line_and_column() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let base = std::fs::read_to_string("deals/fresh-2-suit.yaml").unwrap();
     let line = base.lines().count() + 1;
     for (value, column, why) in [

@@ -102,7 +102,7 @@ fn every_committed_deal_is_consistent() {
 
 #[test]
 fn check_an_inconsistent_deal_exits_1() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     // Pile 1's bottom card 5D becomes a third 8D.
     let text = unwon_yaml().replacen("[5D, JH, 3C", "[8D, JH, 3C", 1);
     let file = write(dir.path(), "bad.yaml", &text);
@@ -123,7 +123,7 @@ fn check_an_inconsistent_deal_exits_1() {
 /// Runs `spider check` on `text` saved as `name` and expects exit 2 with
 /// `message` on stderr.
 fn refused(name: &str, text: &str, message: &str) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let file = write(dir.path(), name, text);
     spider()
         .arg("check")
@@ -216,7 +216,7 @@ fn bad_clips_is_refused_with_line_and_column() {
 
 #[test]
 fn a_missing_file_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let file = dir.path().join("nope.yaml");
     spider()
         .arg("check")
@@ -241,7 +241,7 @@ fn convert_clips_to_yaml_matches_the_committed_file() {
 
 #[test]
 fn convert_writes_the_output_file_and_it_reads_back() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let out = dir.path().join("out.yaml");
     spider()
         .arg("convert")
@@ -265,7 +265,7 @@ fn convert_writes_the_output_file_and_it_reads_back() {
 
 #[test]
 fn convert_bad_input_writes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let bad = write(
         dir.path(),
         "bad.yaml",
@@ -297,7 +297,7 @@ fn convert_bad_input_writes_nothing() {
 
 #[test]
 fn convert_refuses_to_write_over_its_input() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let file = write(dir.path(), "deal.yaml", &unwon_yaml());
     spider()
         .current_dir(dir.path())

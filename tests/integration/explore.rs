@@ -846,7 +846,7 @@ mod cli {
 
         // Eight questions, each about question 8: 4^7 partial sets to try,
         // past the engine's first check of its limits.
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch();
         let quiz = dir.path().join("eight.yaml");
         let question = "  - about: 8\n    options: {A: A, B: B, C: C, D: D}\n";
         std::fs::write(&quiz, format!("questions:\n{}", question.repeat(8))).unwrap();
@@ -920,7 +920,7 @@ mod cli {
 
     #[test]
     fn quiz_files() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch();
         let none = dir.path().join("none.yaml");
         std::fs::write(
             &none,

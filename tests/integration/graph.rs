@@ -36,7 +36,7 @@ fn repo(path: &str) -> PathBuf {
 }
 
 fn tiny() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = dir.path().join("tiny.yaml");
     std::fs::write(&path, TINY).unwrap();
     (dir, path)
@@ -456,7 +456,7 @@ fn bad_input_exits_2() {
 
 #[test]
 fn over_max_nodes_exits_3_and_writes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let out = dir.path().join("unwon.dot");
     spider()
         .args(["graph", "deals/unwon-2017.yaml", "--max-nodes", "100", "-o"])

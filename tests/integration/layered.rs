@@ -174,7 +174,7 @@ fn a_resumed_search_counts_the_same_as_an_uninterrupted_one() {
     let game = Game::new(&deal).unwrap();
     let problem = StageProblem::new(&game, Scope::Stage(2));
     let whole = layered_counts(&deal, Scope::Stage(2), 1);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let checkpoint = dir.path().join("search");
     // Stopped three times by a position limit, resumed each time.
     let mut runs = 0;
@@ -241,7 +241,7 @@ fn a_torn_layer_file_is_ignored() {
     let deal = pysol::deal(3, Rules::Standard).unwrap();
     let game = Game::new(&deal).unwrap();
     let problem = StageProblem::new(&game, Scope::Stage(0));
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let first = Layered::new(&problem)
         .stop(Stop::Exhaust)
         .limits(Limits {
@@ -275,7 +275,7 @@ fn a_torn_layer_file_is_ignored() {
 
 #[test]
 fn graph_count_on_the_command_line_resumes_from_its_checkpoint() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let checkpoint = dir.path().join("cp");
     let deal = dir.path().join("pysol3.yaml");
     Command::cargo_bin("spider")
@@ -447,7 +447,7 @@ fn dead_ends_are_counted_and_not_expanded() {
 
 #[test]
 fn leaves_are_seen_and_a_leaf_callback_can_stop_the_search() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = dir.path().join("tiny.yaml");
     std::fs::write(&path, TINY).unwrap();
     let deal = load(&path).unwrap();
@@ -571,7 +571,7 @@ fn an_interrupted_proof_resumes_to_the_same_verdict_and_counts() {
     let whole = prove_with_checkpoint(&deal, None, None);
     assert_eq!(whole.verdict, Verdict::Unwinnable);
     assert_eq!(whole.positions, 262_531);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let stopped = prove_with_checkpoint(&deal, Some(dir.path()), Some(whole.positions / 2));
     assert_eq!(stopped.verdict, Verdict::Undecided);
     assert_eq!(stopped.stopped_by, Some(Why::Positions));
@@ -613,7 +613,7 @@ fn an_interrupted_proof_resumes_to_the_same_verdict_and_counts() {
 fn the_capped_passes_of_the_schedule_write_no_checkpoint() {
     use spider_analyzer::solve::Verdict;
     let deal = lost_case();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let limits = spider_analyzer::solve::Limits {
         checkpoint: Some(dir.path().to_path_buf()),
         ..spider_analyzer::solve::Limits::default()
@@ -642,7 +642,7 @@ fn analyze_on_the_command_line_resumes_a_longer_proof_from_a_checkpoint() {
 }
 
 fn resumes_from_a_checkpoint(deal: &str) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let file = dir.path().join("lost.yaml");
     std::fs::write(&file, deal).unwrap();
     let checkpoint = dir.path().join("proof");
@@ -704,7 +704,7 @@ fn stopped_and_resumed(
 /// run in the driver, the others through the launcher.
 #[test]
 fn graph_count_on_disk_in_one_process_or_many_counts_the_same() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let count = |extra: &[&str]| {
         let output = Command::cargo_bin("spider")
             .unwrap()
@@ -852,7 +852,7 @@ fn graph_count_on_disk_in_one_process_or_many_counts_the_same() {
 /// `graph --count` alike.
 #[test]
 fn analyze_in_the_background_writes_its_progress_every_so_often() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let file = dir.path().join("lost.yaml");
     // A proof of some 0.4 s, many reports.
     std::fs::write(&file, LOST).unwrap();
@@ -921,7 +921,7 @@ fn analyze_on_disk_proves_a_longer_proof_the_same_and_resumes() {
 }
 
 fn on_disk_proves_the_same(deal: &str) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let file = dir.path().join("lost.yaml");
     std::fs::write(&file, deal).unwrap();
     let analyze = |extra: &[&str]| {

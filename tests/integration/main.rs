@@ -38,6 +38,13 @@ pub const QUICK_PLAYER: [&str; 6] = [
     "1",
 ];
 
+/// A scratch directory for a test, removed when dropped: in memory where
+/// the system has room (`spider_analyzer::scratch::scratch_root`), since
+/// the searches on disk and the companion's saved games sync their files.
+pub fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir_in(spider_analyzer::scratch::scratch_root()).unwrap()
+}
+
 /// Says on the terminal that `test` skipped a check because `tool` is not
 /// installed. Written straight to the standard error, past the test
 /// harness's capture, so that `cargo test` shows it even when the test

@@ -260,7 +260,7 @@ fn cli_writes_an_own_deal() {
 
 #[test]
 fn cli_writes_a_pysol_deal_to_a_file_and_never_over_one() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let path = dir.path().join("14934.yaml");
     let path_text = path.to_str().unwrap();
     spider()

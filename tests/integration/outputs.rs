@@ -42,7 +42,7 @@ fn has_graphviz() -> bool {
 /// before a search that would take its whole time limit.
 #[test]
 fn a_bad_output_path_fails_before_the_search() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let missing = dir.path().join("no/such/dir/page.html");
     let started = Instant::now();
     let out = spider()
@@ -176,7 +176,7 @@ fn an_output_without_permission_fails_before_the_search() {
 /// A count of one is said in the singular: "1 position", "1 suit".
 #[test]
 fn a_count_of_one_is_singular() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     // PySol 14934 is proved lost at the start, in one position.
     let deal = dir.path().join("14934.yaml");
     spider()
@@ -206,7 +206,7 @@ fn a_count_of_one_is_singular() {
 /// A FIFO is written into, never replaced, with or without --force.
 #[test]
 fn a_fifo_is_written_into_not_replaced() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let fifo = dir.path().join("deal.fifo");
     mkfifo(&fifo);
     for force in [false, true] {
@@ -230,7 +230,7 @@ fn a_fifo_is_written_into_not_replaced() {
 /// `-o -` is standard output: no file named `-` appears.
 #[test]
 fn dash_is_standard_output() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let out = spider()
         .current_dir(dir.path())
         .args(["deal", "--number", "7", "-o", "-"])
@@ -245,7 +245,7 @@ fn dash_is_standard_output() {
 /// target gets the content), refused without; a link to nothing is refused.
 #[test]
 fn a_symlink_is_written_through_or_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let target = dir.path().join("target.yaml");
     let link = dir.path().join("link.yaml");
     fs::write(&target, "old").unwrap();
@@ -339,7 +339,7 @@ fn batch_results_to_a_pipe_do_not_hang() {
 /// refused at once, and left as it was.
 #[test]
 fn a_locked_results_file_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let results = dir.path().join("results.jsonl");
     let header = "{\"spider_batch_results\":1,\"written_by\":\"spider 0.1.0\"}\n";
     fs::write(&results, header).unwrap();
@@ -369,7 +369,7 @@ fn a_graph_too_large_to_draw_is_refused_with_its_size() {
     if !has_graphviz() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let svg = dir.path().join("unwon.svg");
     let out = spider()
         .arg("graph")
@@ -395,7 +395,7 @@ fn ctrl_c_while_graphviz_draws_writes_nothing() {
     if !has_graphviz() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let svg = dir.path().join("unwon.svg");
     let child = StdCommand::new(env!("CARGO_BIN_EXE_spider"))
         .arg("graph")
@@ -441,7 +441,7 @@ fn ctrl_c_while_graphviz_draws_writes_nothing() {
 /// `graph --count` stops at its memory limit and reports what it counted.
 #[test]
 fn graph_count_stops_at_its_memory_limit() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let deal = dir.path().join("deal7.yaml");
     spider()
         .args(["deal", "--number", "7", "-o"])
@@ -514,7 +514,7 @@ fn numbers_out_of_range_name_the_flag_and_range() {
 /// Cards written as the tool prints them (`A♠`, `10♠`) are read.
 #[test]
 fn cards_with_suit_symbols_are_read() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let plain = fs::read_to_string(repo("deals/fresh-1-suit.yaml")).unwrap();
     let symbols = plain
         .replace("[AS, JS, 10S, 10S, JS]", "[A♠, J♠, 10♠, 10♠, J♠]")
@@ -539,7 +539,7 @@ fn cards_with_suit_symbols_are_read() {
 /// A message names the place once and quotes a short excerpt of the input.
 #[test]
 fn messages_name_things_once_and_quote_short_excerpts() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let moves = dir.path().join("mv.txt");
     fs::write(&moves, "1-2 xx\n").unwrap();
     let deal = repo("deals/fresh-1-suit.yaml");
@@ -584,7 +584,7 @@ fn messages_name_things_once_and_quote_short_excerpts() {
 /// A key one column off gets a message about indentation.
 #[test]
 fn a_key_off_its_column_is_an_indentation_error() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let text = fs::read_to_string(repo("deals/fresh-1-suit.yaml"))
         .unwrap()
         .replacen("    face_up: [8S]", "     face_up: [8S]", 1);
@@ -606,7 +606,7 @@ fn a_key_off_its_column_is_an_indentation_error() {
 /// an inconsistent deal alike.
 #[test]
 fn inconsistent_deals_get_the_card_report_and_one_treatment() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let text = fs::read_to_string(repo("deals/fresh-1-suit.yaml"))
         .unwrap()
         .replacen(
@@ -659,7 +659,7 @@ fn inconsistent_deals_get_the_card_report_and_one_treatment() {
 /// value out of range, a missing argument), a bad file, an output refused.
 #[test]
 fn every_error_starts_the_same_way() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let bad = dir.path().join("bad.yaml");
     std::fs::write(&bad, "suits: 4\npiles: []\n").unwrap();
     let cases: Vec<Vec<String>> = vec![

@@ -30,7 +30,7 @@ fn chromium() -> Option<&'static str> {
 
 /// Runs headless Chromium on `page` with `extra` arguments; its stdout.
 fn headless(browser: &str, page: &Path, fragment: &str, extra: &[&str]) -> String {
-    let profile = tempfile::tempdir().unwrap();
+    let profile = crate::scratch();
     let url = format!("file://{}{fragment}", page.display());
     let output = Process::new(browser)
         .args([
@@ -103,7 +103,7 @@ fn no_network(page: &str) {
 
 #[test]
 fn analyze_writes_a_page_that_plays_the_winning_line() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let page = dir.path().join("won.html");
     let deal = Path::new("deals/fresh-2-suit.yaml");
     let output = spider()
@@ -153,7 +153,7 @@ fn analyze_writes_a_page_that_plays_the_winning_line() {
 
 #[test]
 fn a_deal_with_unknown_cards_and_an_undecided_deal_still_get_a_page() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let unknown = dir.path().join("xx.html");
     spider()
         .args([
@@ -217,7 +217,7 @@ fn a_deal_with_unknown_cards_and_an_undecided_deal_still_get_a_page() {
 
 #[test]
 fn replay_writes_a_page_up_to_the_first_illegal_move() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let page = dir.path().join("replay.html");
     let moves = dir.path().join("moves.txt");
     // Deal 1 of the own 2-suit generator: the first legal move, a deal,
@@ -259,7 +259,7 @@ fn replay_writes_a_page_up_to_the_first_illegal_move() {
 
 #[test]
 fn a_page_is_never_written_over_without_force_nor_over_an_input() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let page = dir.path().join("page.html");
     std::fs::write(&page, "keep me").unwrap();
     spider()
@@ -308,7 +308,7 @@ fn a_page_is_never_written_over_without_force_nor_over_an_input() {
 
 #[test]
 fn batch_writes_a_one_page_report_of_its_results() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let results = dir.path().join("results.jsonl");
     let page = dir.path().join("batch.html");
     spider()
@@ -385,7 +385,7 @@ fn batch_writes_a_one_page_report_of_its_results() {
 
 #[test]
 fn graph_draws_svg_through_graphviz_or_says_how_to_get_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let deal = dir.path().join("tiny.yaml");
     std::fs::write(&deal, super::graph::TINY).unwrap();
     let has_dot = Process::new("dot").arg("-V").output().is_ok();
@@ -423,7 +423,7 @@ fn graph_draws_svg_through_graphviz_or_says_how_to_get_it() {
 /// cards the player typed, and shows the cards never seen face down.
 #[test]
 fn play_writes_a_page_of_the_live_game_with_each_move() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let seen = dir.path().join("seen.yaml");
     spider()
         .args(["deal", "--number", "1", "--suits", "2", "--as-seen", "-o"])

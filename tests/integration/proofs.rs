@@ -627,7 +627,7 @@ fn learned_conflicts_keep_the_verdicts_and_counts() {
     // Stuck games, and the ladder's positions whose proofs are small
     // (lost; the room test proves most of their dead ends).
     let mut cases: Vec<(String, Deal)> = Vec::new();
-    for seed in [0x9e37_79b9_7f4a_7c15u64, 0x2545_f491_4f6c_dd1d] {
+    for seed in STUCK_SEEDS {
         for (number, suits, deal) in stuck_positions(0, seed) {
             cases.push((format!("deal {number} ({suits:?}), seed {seed:x}"), deal));
         }
@@ -700,16 +700,35 @@ fn exhaust_first_empty(
 /// have learned something. Counted on 2026-12-01: 15 compared, 5 with
 /// states learned, none with fewer positions (these small searches' tests
 /// all finish within budget without the table, so it only spares them
-/// work).
+/// work). The quick run takes the games with one row left of the first
+/// seed (7 compared, 2 learned something);
+/// [`first_empty_learned_states_keep_the_verdicts_and_counts_of_every_game`]
+/// one and two rows left, both seeds.
 #[test]
 fn first_empty_learned_states_keep_the_verdicts_and_counts() {
+    first_empty_learning(&[1], &[STUCK_SEEDS[0]], 7);
+}
+
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn first_empty_learned_states_keep_the_verdicts_and_counts_of_every_game() {
+    first_empty_learning(&[1, 2], &STUCK_SEEDS, 10);
+}
+
+/// The seeds of the stuck games the learning tests compare on.
+const STUCK_SEEDS: [u64; 2] = [0x9e37_79b9_7f4a_7c15, 0x2545_f491_4f6c_dd1d];
+
+/// [`first_empty_learned_states_keep_the_verdicts_and_counts`] on the
+/// stuck games with each of `rows_left` of each of `seeds`: at least
+/// `min_compared` compared, and something learned.
+fn first_empty_learning(rows_left: &[usize], seeds: &[u64], min_compared: usize) {
     let with = Reductions {
         first_empty: true,
         ..Reductions::DEFAULT
     };
     let (mut compared, mut learned_some, mut fewer) = (0, 0, 0);
-    for rows in [1, 2] {
-        for seed in [0x9e37_79b9_7f4a_7c15u64, 0x2545_f491_4f6c_dd1d] {
+    for &rows in rows_left {
+        for &seed in seeds {
             for (number, suits, deal) in stuck_positions(rows, seed) {
                 let what = format!("deal {number} ({suits:?}), {rows} rows, seed {seed:x}");
                 let plain = prove(&deal, Reductions::NONE, 150_000);
@@ -729,7 +748,7 @@ fn first_empty_learned_states_keep_the_verdicts_and_counts() {
     eprintln!(
         "{compared} compared, {learned_some} learned something, {fewer} with fewer positions"
     );
-    assert!(compared >= 10, "only {compared} compared");
+    assert!(compared >= min_compared, "only {compared} compared");
     assert!(learned_some >= 1, "learned on only {learned_some}");
 }
 
@@ -748,9 +767,25 @@ fn first_empty_learned_states_keep_the_verdicts_and_counts() {
 /// (every reduction off) decides, unwinnable, and every setting of the
 /// reductions agrees; on the other two the search without the rule proves
 /// the loss too (in 48 and 560 positions, against 1), and the guided
-/// passes find no win.
+/// passes find no win. The quick run takes `d00` (decided plainly) and
+/// `d03` (not); [`the_rows_left_use_up_the_empty_piles_of_all_9`] all
+/// nine.
 #[test]
 fn the_rows_left_use_up_the_empty_piles() {
+    rows_left_use_up(&["d00", "d03"]);
+}
+
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn the_rows_left_use_up_the_empty_piles_of_all_9() {
+    rows_left_use_up(&[
+        "d00", "d01", "d02", "d04", "d05", "d06", "d08", "d03", "d07",
+    ]);
+}
+
+/// [`the_rows_left_use_up_the_empty_piles`] on the positions `names` of
+/// `tests/data/deals-fill/`.
+fn rows_left_use_up(names: &[&str]) {
     let load = |name: &str| {
         let path = format!(
             "{}/tests/data/deals-fill/{name}.yaml",
@@ -767,9 +802,7 @@ fn the_rows_left_use_up_the_empty_piles() {
         ..Reductions::DEFAULT
     };
     let mut fired = 0;
-    for name in [
-        "d00", "d01", "d02", "d04", "d05", "d06", "d08", "d03", "d07",
-    ] {
+    for &name in names {
         let deal = load(name);
         let game = Game::new(&deal).unwrap();
         assert_eq!(game.rows_left(game.start()), 1, "{name}");
@@ -807,7 +840,7 @@ fn the_rows_left_use_up_the_empty_piles() {
             proved.positions, before.positions
         );
     }
-    assert_eq!(fired, 9);
+    assert_eq!(fired, names.len());
 }
 
 /// The test of the first empty pile (`Reductions::first_empty`, the
@@ -879,9 +912,24 @@ fn first_empty_proves_lost_at_the_start(name: &str, positions_before: u64, plain
 /// the reductions (the test on in `Reductions::ALL` and two more) agrees
 /// with the plain search where it decides, the plain search decides some
 /// of them (unwinnable), and the search with the test proves each lost at
-/// the start.
+/// the start. The quick run plays deals 1 to 8 (the test fires on 2);
+/// [`the_first_empty_pile_keeps_the_verdicts_of_random_positions_of_60_deals`]
+/// 1 to 60.
 #[test]
 fn the_first_empty_pile_keeps_the_verdicts_of_random_positions() {
+    first_empty_random_positions(8, 2, 2);
+}
+
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn the_first_empty_pile_keeps_the_verdicts_of_random_positions_of_60_deals() {
+    first_empty_random_positions(60, 5, 3);
+}
+
+/// [`the_first_empty_pile_keeps_the_verdicts_of_random_positions`] on
+/// numbered deals 1 to `deals`: the test fires at least `min_fired`
+/// times, and the plain search decides at least `min_plain_lost` of them.
+fn first_empty_random_positions(deals: u64, min_fired: usize, min_plain_lost: usize) {
     let with = Reductions {
         first_empty: true,
         ..Reductions::DEFAULT
@@ -895,7 +943,7 @@ fn the_first_empty_pile_keeps_the_verdicts_of_random_positions() {
     };
     let (mut fired, mut plain_lost) = (0, 0);
     let mut moves = Vec::new();
-    for number in 1..=60u64 {
+    for number in 1..=deals {
         let suits = [SuitCount::One, SuitCount::Two, SuitCount::Four][number as usize % 3];
         let rules = if number % 2 == 0 {
             Rules::Standard
@@ -940,9 +988,9 @@ fn the_first_empty_pile_keeps_the_verdicts_of_random_positions() {
         }
     }
     eprintln!("fired on {fired}, the plain search decides {plain_lost}");
-    assert!(fired >= 5, "fired on only {fired}");
+    assert!(fired >= min_fired, "fired on only {fired}");
     assert!(
-        plain_lost >= 3,
+        plain_lost >= min_plain_lost,
         "the plain search decides only {plain_lost}"
     );
 }

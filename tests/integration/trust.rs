@@ -60,7 +60,7 @@ fn wait_at_most(child: &mut Child, limit: Duration) -> ExitStatus {
 
 #[test]
 fn graph_refuses_to_write_onto_its_input() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let deal = copy_deal(dir.path(), "X.yaml");
     let before = read(&deal);
     let link = dir.path().join("link.yaml");
@@ -98,7 +98,7 @@ fn graph_refuses_to_write_onto_its_input() {
 
 #[test]
 fn an_existing_output_is_replaced_only_with_force() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let deal = copy_deal(dir.path(), "deal.yaml");
     let out = dir.path().join("out");
     let deal_arg = deal.to_str().unwrap();
@@ -132,7 +132,7 @@ fn an_existing_output_is_replaced_only_with_force() {
 
 #[test]
 fn a_batch_results_file_identifies_itself_and_is_never_truncated() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     // A file that is not a results file is refused and left as it was, by
     // --output, by its old spelling --out, and by --summarize.
     let notes = dir.path().join("notes.txt");
@@ -375,7 +375,7 @@ fn check_and_analyze_read_standard_input() {
 
 #[test]
 fn a_byte_order_mark_is_accepted_in_both_formats() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     for name in ["unwon-2017.clips", "unwon-2017.yaml"] {
         let mut bytes = b"\xef\xbb\xbf".to_vec();
         bytes.extend(read(&repo(&format!("deals/{name}"))));
@@ -392,7 +392,7 @@ fn a_byte_order_mark_is_accepted_in_both_formats() {
 
 #[test]
 fn hostile_yaml_fails_in_well_under_a_second() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     // 200 KB of nested brackets took 55 s before failing.
     let nested = dir.path().join("nested.yaml");
     fs::write(
@@ -457,7 +457,7 @@ fn a_closed_stdout_ends_every_command_quietly() {
     let deal = repo("deals/unwon-2017.yaml");
     let fresh = repo("deals/fresh-1-suit.yaml");
     let (deal, fresh) = (deal.to_str().unwrap(), fresh.to_str().unwrap());
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let moves = dir.path().join("moves.txt");
     fs::write(&moves, "1-2/1\n").unwrap();
     let moves = moves.to_str().unwrap();
@@ -682,7 +682,7 @@ proptest! {
 fn damaged_deal_files_through_the_command_line() {
     // A few damaged files through the real executable: exit 0/1 (a deal
     // read) or 2 (an error naming the file), never a panic.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let mutations = [
         Mutation::Truncate(0.5),
         Mutation::Nest(0.3, 2000),

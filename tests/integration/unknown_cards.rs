@@ -92,7 +92,7 @@ fn every_completion_winnable_makes_the_headline_winnable_with_exit_0() {
 
 #[test]
 fn every_completion_lost_makes_the_headline_unwinnable_with_exit_1() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let file = write(&dir, "lost.yaml", &all_lost());
     spider()
         .arg("analyze")
@@ -106,7 +106,7 @@ fn every_completion_lost_makes_the_headline_unwinnable_with_exit_1() {
 
 #[test]
 fn mixed_completions_give_k_of_n_in_the_headline_with_exit_3() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let file = write(&dir, "mixed.yaml", &mixed());
     spider()
         .arg("analyze")
@@ -167,7 +167,7 @@ fn a_sample_never_yields_a_proof() {
 /// different, so 42 cards are missing twice and 10 once).
 #[test]
 fn a_fresh_deal_typed_as_seen_has_its_exact_completion_count() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let output = spider()
         .args(["deal", "--pysol", "5"])
         .assert()
@@ -233,7 +233,7 @@ fn a_fresh_deal_typed_as_seen_has_its_exact_completion_count() {
 
 #[test]
 fn the_hint_puts_the_only_winning_move_first() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let file = write(&dir, "one.yaml", &one_winning_move());
     let json = json_of(
         &spider()
@@ -358,7 +358,7 @@ fn hidden_play_reports_both_shares_and_repeats_with_its_seed() {
 /// `--samples 0` is refused; a won position says it is won.
 #[test]
 fn the_hint_says_when_it_knows_nothing() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     // Every completion is lost: no win starts with any move.
     let file = write(&dir, "lost.yaml", &all_lost());
     spider()
@@ -395,7 +395,7 @@ fn the_hint_says_when_it_knows_nothing() {
 /// default (2) tries both moves; 0 tries every legal move.
 #[test]
 fn the_hint_tries_only_the_best_moves_and_says_which() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let file = write(&dir, "one.yaml", &one_winning_move());
     let hint = |extra: &[&str]| {
         json_of(
@@ -479,7 +479,7 @@ fn the_hint_tries_only_the_best_moves_and_says_which() {
 /// as tied with it.
 #[test]
 fn the_hint_marks_moves_tied_with_the_best() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let file = write(&dir, "one.yaml", &one_winning_move());
     spider()
         .arg("hint")

@@ -186,7 +186,7 @@ fn a_compressed_search_resumes_with_the_same_counts() {
         .run()
         .unwrap();
     assert_eq!(whole.stats.positions, 50_810);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     let mut runs = 0;
     let stats = loop {
         runs += 1;

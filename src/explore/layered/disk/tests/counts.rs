@@ -10,9 +10,43 @@ use super::*;
 /// go to files, read back a chunk at a time, and a task reads its
 /// inputs in chunks of 10 to 20 records (512 bytes or 1 KiB); with none,
 /// every frontier goes to a file, and so does every output file, and
-/// the inputs are read one record a chunk.
+/// the inputs are read one record a chunk. The quick run takes each
+/// budget, seen-set budget and thread count once;
+/// [`the_search_on_disk_counts_what_the_search_in_memory_counts_in_every_setting`]
+/// ten settings.
 #[test]
 fn the_search_on_disk_counts_what_the_search_in_memory_counts() {
+    walk_on_disk_counted(&[
+        (None, 1, None),
+        (Some(4 << 10), 2, None),
+        (Some(0), 2, None),
+        (None, 2, Some(u64::MAX)),
+        (Some(4 << 10), 1, Some(16)),
+    ]);
+}
+
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn the_search_on_disk_counts_what_the_search_in_memory_counts_in_every_setting() {
+    walk_on_disk_counted(&[
+        (None, 1, None),
+        (None, 2, None),
+        (Some(4 << 10), 1, None),
+        (Some(4 << 10), 2, None),
+        (Some(0), 2, None),
+        (None, 1, Some(u64::MAX)),
+        (None, 2, Some(u64::MAX)),
+        (Some(4 << 10), 2, Some(u64::MAX)),
+        (None, 2, Some(16)),
+        (Some(4 << 10), 1, Some(16)),
+    ]);
+}
+
+/// [`the_search_on_disk_counts_what_the_search_in_memory_counts`] in
+/// each of `settings`: the memory budget, the threads, and the seen
+/// sets' budget as a share (1/n) of the largest table of the search in
+/// memory (`u64::MAX`: 1 byte).
+fn walk_on_disk_counted(settings: &[(Option<u64>, usize, Option<u64>)]) {
     let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
     assert!(memory.stats.layers.len() > 10 && memory.stats.goals == 1);
     assert!(memory.stats.layers.iter().any(|l| l.steps > 3));
@@ -20,20 +54,9 @@ fn the_search_on_disk_counts_what_the_search_in_memory_counts() {
     // 1 byte: then every task looks its inputs up on disk first), or
     // now and then (a budget of a fraction of the largest table: the
     // rounds since the last drop in memory, the earlier ones on disk).
-    let some = (memory.stats.peak_table_bytes / 16).max(1);
-    for (budget, jobs, seen) in [
-        (None, 1, None),
-        (None, 2, None),
-        (Some(4 << 10), 1, None),
-        (Some(4 << 10), 2, None),
-        (Some(0), 2, None),
-        (None, 1, Some(1)),
-        (None, 2, Some(1)),
-        (Some(4 << 10), 2, Some(1)),
-        (None, 2, Some(some)),
-        (Some(4 << 10), 1, Some(some)),
-    ] {
-        let dir = tempfile::tempdir().unwrap();
+    for &(budget, jobs, share) in settings {
+        let seen = share.map(|n| (memory.stats.peak_table_bytes / n).max(1));
+        let dir = crate::scratch::scratch_dir();
         let mut search = Layered::new(&Walk).stop(Stop::Exhaust).jobs(Some(jobs));
         if let Some(budget) = budget {
             search = search.disk_memory(budget);
@@ -80,7 +103,7 @@ fn dropped_seen_sets_find_states_met_again_many_rounds_later() {
     assert!(steps > 100, "{steps} rounds");
     let table = memory.stats.peak_table_bytes;
     for (share, jobs) in [(8, 1), (8, 2), (3, 2)] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::scratch_dir();
         let options = DiskOptions {
             seen_memory: Some(table / share),
             ..on_disk(dir.path())
@@ -164,7 +187,7 @@ fn split_layers_count_the_entries_of_whole_layers() {
         .limits(limits.clone())
         .run()
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     let from_disk = Layered::new(&split)
         .stop(Stop::Exhaust)
         .jobs(Some(2))
@@ -220,9 +243,9 @@ fn a_spider_stage_on_disk_counts_what_the_search_in_memory_counts() {
     };
     let memory = leaves(None, None);
     assert_eq!(memory.0.1[0], 50_810);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     assert_eq!(leaves(Some(dir.path()), None), memory);
     // With the seen sets dropped after every round.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     assert_eq!(leaves(Some(dir.path()), Some(1)), memory);
 }

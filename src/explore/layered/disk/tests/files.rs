@@ -15,7 +15,7 @@ use super::*;
 fn a_task_reading_its_inputs_in_chunks_keeps_what_one_pass_keeps() {
     use crate::explore::Problem;
     use std::collections::HashSet;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     for sub in ["blocks", "frontier"] {
         fs::create_dir_all(dir.path().join(sub)).unwrap();
     }
@@ -139,7 +139,7 @@ fn frontier_files_count_against_the_disk_limit() {
         };
         search.disk(options, "walk").run().unwrap()
     };
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     let first = run(dir.path(), None, 0);
     assert_eq!(first.end, End::Stopped(StopReason::Disk));
     assert_eq!(first.stats.positions, 1);
@@ -148,7 +148,7 @@ fn frontier_files_count_against_the_disk_limit() {
     let left: u64 = manifest.files.values().map(|f| f.bytes).sum();
     assert!(left > 0);
     for (budget, stops_at_once) in [(None, false), (Some(0), true)] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::scratch_dir();
         let outcome = run(dir.path(), budget, left);
         assert_eq!(outcome.end, End::Stopped(StopReason::Disk), "{budget:?}");
         assert_eq!(outcome.stats.positions == 1, stops_at_once, "{budget:?}");
@@ -195,7 +195,7 @@ fn frontiers_in_files_of_many_blocks_count_the_same() {
         .limits(limits(30_000))
         .run()
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     let mut last = None;
     for max in [15_000, 30_000] {
         last = Some(
@@ -230,7 +230,7 @@ fn frontiers_in_files_of_many_blocks_count_the_same() {
 
 #[test]
 fn a_freed_range_reads_as_zeros_or_as_it_was_and_the_rest_is_kept() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     let path = dir.path().join("pack");
     let bytes: Vec<u8> = (0..3 << 16).map(|i| (i % 251) as u8 + 1).collect();
     fs::write(&path, &bytes).unwrap();

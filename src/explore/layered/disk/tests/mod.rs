@@ -233,14 +233,14 @@ impl FanRuns {
             },
             before: 0,
         };
-        runs.whole = runs.on_disk(tempfile::tempdir().unwrap().path(), Limits::default());
+        runs.whole = runs.on_disk(crate::scratch::scratch_dir().path(), Limits::default());
         assert_eq!(figures(&runs.whole.stats), figures(&runs.memory.stats));
         assert_eq!(runs.whole.stats.rounds_split, 0);
         let chain = Limits {
             max_positions: Some(last),
             ..Limits::default()
         };
-        let stopped = runs.on_disk(tempfile::tempdir().unwrap().path(), chain);
+        let stopped = runs.on_disk(crate::scratch::scratch_dir().path(), chain);
         assert_eq!(stopped.end, End::Stopped(StopReason::Positions));
         runs.before = stopped.stats.peak_memory_bytes;
         let peak = runs.whole.stats.peak_memory_bytes;
@@ -324,7 +324,7 @@ fn disk_search_resumed(step: u64, seen_share: Option<u64>, split_from: Option<u6
     let finished = memory.stats.layers.len() - 1;
     assert!(finished > 3, "{finished} layers");
     let seen = seen_share.map(|n| (memory.stats.peak_table_bytes / n).max(1));
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     let mut runs = 0;
     let mut dropped = 0;
     let mut split = 0;

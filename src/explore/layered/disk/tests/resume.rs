@@ -6,7 +6,7 @@ use super::*;
 /// message names its format.
 #[test]
 fn a_directory_of_an_older_disk_format_is_refused_with_its_format() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     walk_stopped_after_5000(dir.path());
     let path = dir.path().join("disk-manifest.json");
     let mut manifest: serde_json::Value =
@@ -31,7 +31,7 @@ fn a_directory_of_an_older_disk_format_is_refused_with_its_format() {
 fn a_resumed_search_on_disk_reads_its_pack_and_drops_later_runs() {
     use crate::explore::Problem;
     let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     walk_stopped_after_5000(dir.path());
     let packs = fs::read_dir(dir.path().join("blocks"))
         .unwrap()
@@ -82,7 +82,7 @@ fn a_resumed_search_on_disk_reads_its_pack_and_drops_later_runs() {
 fn a_search_stopped_inside_a_round_keeps_the_parts_it_finished() {
     let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
     for budget in [None, Some(0)] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::scratch_dir();
         let (mut runs, mut kept) = (0, 0);
         let stats = loop {
             runs += 1;
@@ -142,7 +142,7 @@ fn a_search_stopped_inside_a_round_keeps_the_parts_it_finished() {
 #[test]
 fn a_search_on_disk_that_crashes_inside_a_round_keeps_the_parts_recorded() {
     let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     let (mut runs, mut kept) = (0, 0);
     let stats = loop {
         runs += 1;
@@ -183,7 +183,7 @@ fn a_search_on_disk_that_crashes_inside_a_round_keeps_the_parts_recorded() {
 #[test]
 fn a_limit_of_positions_stops_a_search_on_disk_inside_a_round() {
     let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     let (mut max, mut over) = (0, Vec::new());
     let stats = loop {
         max += 300;
@@ -253,8 +253,18 @@ fn a_long_search_on_disk_stopped_and_resumed_counts_the_same() {
 /// in memory), with a manifest after every round (a memory budget of 4
 /// KiB), so that the rounds since a drop are on disk too when the next
 /// round looks the earlier ones up.
+/// The quick run stops every 5,000 positions;
+/// [`a_search_on_disk_with_its_seen_sets_dropped_resumes_to_the_same_counts_over_30000`]
+/// every 10,000.
 #[test]
 fn a_search_on_disk_with_its_seen_sets_dropped_resumes_to_the_same_counts() {
+    disk_search_resumed(5_000, Some(u64::MAX), None);
+    disk_search_resumed(5_000, Some(16), None);
+}
+
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn a_search_on_disk_with_its_seen_sets_dropped_resumes_to_the_same_counts_over_30000() {
     disk_search_resumed(10_000, Some(u64::MAX), None);
     disk_search_resumed(10_000, Some(16), None);
 }
@@ -262,8 +272,17 @@ fn a_search_on_disk_with_its_seen_sets_dropped_resumes_to_the_same_counts() {
 /// The same with every round that reads more than a few records per
 /// part run split (a growth of 1 byte: each round's first try stops at
 /// its first question to the guard, and the round runs again a wave of
-/// parts at a time), stopped inside split rounds and resumed.
+/// parts at a time), stopped inside split rounds and resumed. The quick
+/// run stops every 5,000 positions;
+/// [`a_search_on_disk_with_its_rounds_split_resumes_to_the_same_counts_over_30000`]
+/// every 10,000.
 #[test]
 fn a_search_on_disk_with_its_rounds_split_resumes_to_the_same_counts() {
+    disk_search_resumed(5_000, None, Some(1));
+}
+
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn a_search_on_disk_with_its_rounds_split_resumes_to_the_same_counts_over_30000() {
     disk_search_resumed(10_000, None, Some(1));
 }

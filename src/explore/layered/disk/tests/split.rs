@@ -16,7 +16,7 @@ fn a_first_round_past_the_memory_limit_runs_split() {
         max_memory: Some(limit),
         ..Limits::default()
     };
-    let split = fan.on_disk(tempfile::tempdir().unwrap().path(), limited);
+    let split = fan.on_disk(crate::scratch::scratch_dir().path(), limited);
     assert_eq!(split.end, End::Exhausted);
     assert_eq!(split.stats.rounds_split, 1);
     assert!(split.stats.peak_memory_bytes <= limit);
@@ -33,7 +33,7 @@ fn a_split_round_past_the_memory_limit_stops_inside_it_and_resumes() {
     let part = fan.whole.stats.peak_table_bytes / PARTS as u64;
     assert!(part > fan.before, "{part} and {}", fan.before);
     let limit = fan.before + 1;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::scratch_dir();
     let limited = Limits {
         max_memory: Some(limit),
         ..Limits::default()
@@ -62,19 +62,43 @@ fn a_split_round_past_the_memory_limit_stops_inside_it_and_resumes() {
 /// the same depth, and leave no file: every round whose tasks read
 /// more than a few records runs split (from a growth of 1 byte), or
 /// the largest only (from a sixteenth of the largest table). And the
-/// states met again many rounds later are found on disk.
+/// states met again many rounds later are found on disk. The quick run
+/// takes three settings and two threads for the states met again;
+/// [`split_rounds_count_what_the_search_in_memory_counts_in_every_setting`]
+/// five, and one thread and two.
 #[test]
 fn split_rounds_count_what_the_search_in_memory_counts() {
+    split_rounds_counted(
+        &[(None, 1, u64::MAX), (Some(0), 2, u64::MAX), (None, 2, 16)],
+        &[2],
+    );
+}
+
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn split_rounds_count_what_the_search_in_memory_counts_in_every_setting() {
+    split_rounds_counted(
+        &[
+            (None, 1, u64::MAX),
+            (None, 2, u64::MAX),
+            (Some(0), 2, u64::MAX),
+            (Some(4 << 10), 1, 16),
+            (None, 2, 16),
+        ],
+        &[1, 2],
+    );
+}
+
+/// [`split_rounds_count_what_the_search_in_memory_counts`] for [`Walk`]
+/// in each of `settings` (the memory budget, the threads, and the growth
+/// rounds split from as a share, 1/n, of the largest table of the search
+/// in memory: `u64::MAX` is 1 byte), and for [`Jumps`] on each of
+/// `jumps_threads`.
+fn split_rounds_counted(settings: &[(Option<u64>, usize, u64)], jumps_threads: &[usize]) {
     let memory = Layered::new(&Walk).stop(Stop::Exhaust).run().unwrap();
-    let some = (memory.stats.peak_table_bytes / 16).max(1);
-    for (budget, jobs, from) in [
-        (None, 1, 1),
-        (None, 2, 1),
-        (Some(0), 2, 1),
-        (Some(4 << 10), 1, some),
-        (None, 2, some),
-    ] {
-        let dir = tempfile::tempdir().unwrap();
+    for &(budget, jobs, share) in settings {
+        let from = (memory.stats.peak_table_bytes / share).max(1);
+        let dir = crate::scratch::scratch_dir();
         let mut search = Layered::new(&Walk).stop(Stop::Exhaust).jobs(Some(jobs));
         if let Some(budget) = budget {
             search = search.disk_memory(budget);
@@ -98,8 +122,8 @@ fn split_rounds_count_what_the_search_in_memory_counts() {
         }
     }
     let memory = Layered::new(&Jumps).stop(Stop::Exhaust).run().unwrap();
-    for jobs in [1, 2] {
-        let dir = tempfile::tempdir().unwrap();
+    for &jobs in jumps_threads {
+        let dir = crate::scratch::scratch_dir();
         let options = DiskOptions {
             split_from: Some(1),
             ..on_disk(dir.path())
