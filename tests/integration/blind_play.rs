@@ -686,7 +686,7 @@ fn the_players_settings_are_kept_with_the_game_and_replayed_by_play() {
 /// the flag without `--hidden` is refused.
 #[test]
 fn the_late_search_is_kept_with_the_game_and_its_budget_checked() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch();
     let study = |source: &[&str], late: Option<&str>, out: &std::path::Path| {
         let mut command = spider();
         command.args(["batch", "--hidden"]).args(source).args([
