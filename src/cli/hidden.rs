@@ -31,12 +31,7 @@ fn kept(settings: &HiddenSettings) -> BlindSettings {
         max_positions: settings.limits.max_positions,
         max_moves: settings.max_moves,
         lookahead: settings.lookahead,
-        // Only the lookahead player searches late with its own budget.
-        late_lookahead: if settings.player == Player::Lookahead {
-            settings.late_lookahead
-        } else {
-            None
-        },
+        late_lookahead: settings.late_search(),
         // Only HOP checks: the other players' files stay the same.
         check: if settings.player == Player::Hop {
             settings.check

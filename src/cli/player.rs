@@ -191,12 +191,9 @@ pub(crate) fn odds_line(
 
 /// Why the player gives up while legal moves remain.
 pub(crate) fn gave_up_why(settings: &HiddenSettings) -> String {
-    let late = match settings.late_lookahead {
-        Some(late) if settings.player == Player::Lookahead && late != settings.lookahead => {
-            format!("; {late} with one stock row left or none")
-        }
-        _ => String::new(),
-    };
+    let late = settings.late_search().map_or(String::new(), |late| {
+        format!("; {late} with one stock row left or none")
+    });
     format!(
         "the player gives up with legal moves left: no line within its lookahead ({} positions{late}) turns up a card or leaves a better position without going back to one already played through",
         settings.lookahead

@@ -68,7 +68,7 @@ use crate::stats::Interval;
 
 pub use super::policy::{
     Choice, DEFAULT_CHECK, DEFAULT_LOOKAHEAD, HiddenSettings, LATE_ROWS, Player, Policy,
-    PolicyStats, default_late_lookahead,
+    PolicyStats,
 };
 
 use super::hint::kind;

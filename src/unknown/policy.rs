@@ -318,6 +318,14 @@ impl HiddenSettings {
         }
     }
 
+    /// The late search's positions where it differs from the lookahead's
+    /// (the lookahead player only): what a results file keeps and a
+    /// message names.
+    pub fn late_search(&self) -> Option<usize> {
+        self.late_lookahead
+            .filter(|&late| self.player == Player::Lookahead && late != self.lookahead)
+    }
+
     /// The positions the lookahead player searches its lines within, with
     /// `rows_left` stock rows left: the late budget from [`LATE_ROWS`]
     /// rows on, else [`HiddenSettings::lookahead`]; at least one.
@@ -385,5 +393,19 @@ mod tests {
             ..HiddenSettings::default()
         };
         assert_eq!(none.lookahead_with(3), 1);
+        // What a results file keeps: the late budget where it differs,
+        // for the lookahead player only.
+        assert_eq!(four.late_search(), Some(1_000_000));
+        assert_eq!(two.late_search(), None);
+        let same = HiddenSettings {
+            late_lookahead: Some(DEFAULT_LOOKAHEAD),
+            ..four.clone()
+        };
+        assert_eq!(same.late_search(), None);
+        let hop = HiddenSettings {
+            player: Player::Hop,
+            ..four.clone()
+        };
+        assert_eq!(hop.late_search(), None);
     }
 }
