@@ -61,9 +61,10 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
-/// Own numbered deals `first..=last` at `suits` suits, standard rules.
-pub fn own_tables(first: u64, last: u64, suits: SuitCount) -> Vec<Table> {
-    (first..=last)
+/// These own numbered deals at `suits` suits, standard rules.
+pub fn own_tables(numbers: impl IntoIterator<Item = u64>, suits: SuitCount) -> Vec<Table> {
+    numbers
+        .into_iter()
         .map(|n| Table::new(&numbered::deal(n, suits, Rules::Standard)).expect("a numbered deal"))
         .collect()
 }
@@ -200,7 +201,7 @@ mod tests {
     /// tables as the distribution's first mean did in its first round.
     #[test]
     fn training_is_seeded_and_does_not_lose_ground() {
-        let tables = own_tables(1, 6, SuitCount::One);
+        let tables = own_tables(1..=6, SuitCount::One);
         let settings = Training {
             rounds: 2,
             population: 6,
@@ -223,7 +224,7 @@ mod tests {
     /// lose: over own 1-suit deals 1..40 they win more.
     #[test]
     fn the_shipped_weights_beat_the_starting_ones_at_one_suit() {
-        let tables = own_tables(1, 40, SuitCount::One);
+        let tables = own_tables(1..=40, SuitCount::One);
         let shipped = evaluate(&tables, &shipped(SuitCount::One), LINE_POSITIONS);
         let start = evaluate(&tables, &starting_weights(SuitCount::One), LINE_POSITIONS);
         assert!(
