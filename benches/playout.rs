@@ -39,7 +39,7 @@ fn main() {
         let Some(suits) = SuitCount::from_count(s) else {
             continue;
         };
-        let tables = own_tables(first, first + deals - 1, suits);
+        let tables = own_tables(first..=first + deals - 1, suits);
         for (name, weights) in [
             ("shipped", shipped(suits)),
             ("starting", starting_weights(suits)),

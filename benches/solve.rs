@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use spider_analyzer::batch::{self, BatchConfig, DealRange, Shard, Source, Summary};
+use spider_analyzer::batch::{self, BatchConfig, DealList, Shard, Source, Summary};
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::Rules;
 use spider_analyzer::solve::{DEFAULT_MAX_POSITIONS, DEFAULT_SHORTEN_POSITIONS, Limits};
@@ -60,10 +60,7 @@ fn main() {
         };
         let config = BatchConfig {
             source,
-            range: DealRange {
-                first: 1,
-                last: deals,
-            },
+            deals: DealList::range(1, deals),
             shard: Shard::WHOLE,
             suits,
             rules: Rules::Standard,

@@ -17,7 +17,7 @@ fn main() {
     } else {
         shipped(suits)
     };
-    for (i, table) in own_tables(first, last, suits).iter().enumerate() {
+    for (i, table) in own_tables(first..=last, suits).iter().enumerate() {
         let o = table.play(&weights, budget);
         println!(
             "{}\t{}\t{}\t{}\t{}",

@@ -4,9 +4,10 @@
 //!
 //! So a batch is built to be cut up and resumed:
 //!
-//! - a [`DealRange`] (`A..B`, inclusive) of own or PySol numbers, optionally
-//!   cut into a [`Shard`] `K/N` (every N-th deal starting at the K-th), so N
-//!   machines can share a range with no coordination;
+//! - a [`DealList`] of own or PySol numbers (`A..B`, inclusive, or numbers
+//!   and ranges joined by commas), optionally cut into a [`Shard`] `K/N`
+//!   (every N-th deal starting at the K-th), so N machines can share a list
+//!   with no coordination;
 //! - one [`Record`] per decided deal, written as a JSON line the moment the
 //!   deal is done ([`RecordWriter`]) after a [`Header`] line that says what
 //!   the file is; a rerun reads the file back ([`ResultsFile`]) and skips the
@@ -30,16 +31,20 @@ pub use results::{
     merge,
 };
 pub use run::{BatchConfig, decide, run};
-pub use shard::{DealRange, Shard, Source, numbered_deal};
+pub use shard::{DealList, Shard, Source, numbered_deal};
 pub use summary::{Share, StopCounts, Summary};
 pub use verify::{Checked, check, why_lost};
 
-/// What can go wrong in a batch: bad ranges or shards, files that cannot be
+/// What can go wrong in a batch: bad lists of deals or shards, files that cannot be
 /// read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum BatchError {
-    /// A range that is not `A..B` with `A <= B`.
-    #[error("bad range `{text}`: {reason} (expected A..B, both inclusive, like 1..1000)")]
+    /// A list of deals that is not numbers and ranges `A..B` (`A <= B`)
+    /// joined by commas, each deal once.
+    #[error(
+        "bad list of deals `{text}`: {reason} (expected numbers and ranges A..B, both ends \
+         included, joined by commas, like 1..1000 or 1..10,27296)"
+    )]
     Range { text: String, reason: String },
     /// A shard that is not `K/N` with `1 <= K <= N`.
     #[error("bad shard `{text}`: {reason} (expected K/N with 1 <= K <= N, like 3/8)")]

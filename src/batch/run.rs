@@ -12,13 +12,13 @@ use crate::cards::SuitCount;
 use crate::deal::Rules;
 use crate::solve::{self, Limits, Verdict};
 
-use super::{BatchError, DealKey, DealRange, Record, Shard, Source, numbered_deal};
+use super::{BatchError, DealKey, DealList, Record, Shard, Source, numbered_deal};
 
 /// What to run: which deals, how, within which limits.
 #[derive(Clone, Debug)]
 pub struct BatchConfig {
     pub source: Source,
-    pub range: DealRange,
+    pub deals: DealList,
     pub shard: Shard,
     pub suits: SuitCount,
     pub rules: Rules,
@@ -26,14 +26,14 @@ pub struct BatchConfig {
 }
 
 impl BatchConfig {
-    /// Checks that the range fits the source and the suits the source.
+    /// Checks that the deals fit the source and the suits the source.
     pub fn validate(&self) -> Result<(), BatchError> {
-        if self.range.last > self.source.max_number() {
+        if self.deals.max() > self.source.max_number() {
             return Err(BatchError::Number(format!(
-                "{} deal numbers go from 0 to {}; the range {} goes past it",
+                "{} deal numbers go from 0 to {}; the deals {} go past it",
                 self.source,
                 self.source.max_number(),
-                self.range
+                self.deals
             )));
         }
         if self.source == Source::Pysol && self.suits != SuitCount::Four {
@@ -60,12 +60,12 @@ impl BatchConfig {
         record.source == self.source
             && record.suits == self.suits
             && record.rules == self.rules
-            && self.shard.contains(self.range, record.number)
+            && self.shard.contains(&self.deals, record.number)
     }
 
     /// How many deals this batch has.
     pub fn len(&self) -> u128 {
-        self.shard.len(self.range)
+        self.shard.len(&self.deals)
     }
 
     /// Whether this batch has no deal.
@@ -128,7 +128,7 @@ pub fn run(
         if cancel.load(Ordering::Relaxed) {
             return;
         }
-        let number = config.shard.number(config.range, i);
+        let number = config.shard.number(&config.deals, i);
         if done.contains(&config.key(number)) {
             return;
         }
@@ -165,7 +165,7 @@ mod tests {
     fn run_decides_each_deal_once_and_skips_done_ones() {
         let config = BatchConfig {
             source: Source::Own,
-            range: DealRange { first: 1, last: 10 },
+            deals: DealList::range(1, 10),
             shard: Shard { index: 2, count: 3 },
             suits: SuitCount::Four,
             rules: Rules::Standard,

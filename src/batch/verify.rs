@@ -111,14 +111,14 @@ pub fn why_lost(record: &Record) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::batch::{BatchConfig, DealRange, Shard, Source, decide};
+    use crate::batch::{BatchConfig, DealList, Shard, Source, decide};
     use crate::cards::SuitCount;
     use crate::deal::Rules;
 
     fn config() -> BatchConfig {
         BatchConfig {
             source: Source::Pysol,
-            range: DealRange { first: 1, last: 1 },
+            deals: DealList::range(1, 1),
             shard: Shard::WHOLE,
             suits: SuitCount::Four,
             rules: Rules::Standard,

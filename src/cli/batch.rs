@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use spider_analyzer::batch::{
-    self, BatchConfig, DealRange, Record, RecordWriter, ResultsFile, Shard, Source, Summary,
+    self, BatchConfig, DealList, Record, RecordWriter, ResultsFile, Shard, Source, Summary,
 };
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::deal::Rules;
@@ -36,12 +36,16 @@ const EXIT_INTERRUPTED: u8 = super::EXIT_INTERRUPTED;
 ))]
 #[command(group(clap::ArgGroup::new("deals").args(["number", "pysol", "summarize", "verify"]).required(true)))]
 pub struct Args {
-    /// Own deal numbers A..B (both inclusive), e.g. 1..1000.
-    #[arg(long, value_name = "A..B")]
-    pub(super) number: Option<String>,
-    /// PySol game numbers A..B (both inclusive; 4 suits).
-    #[arg(long, value_name = "A..B")]
-    pub(super) pysol: Option<String>,
+    /// Own deal numbers A..B (both inclusive), e.g. 1..1000, or a list of
+    /// numbers and ranges, e.g. 1..10,17,40..50 (run in that order, each
+    /// deal once).
+    #[arg(long, value_name = "A..B,...", value_parser = deal_list(Source::Own))]
+    pub(super) number: Option<DealList>,
+    /// PySol game numbers A..B (both inclusive; 4 suits), or a list of
+    /// numbers and ranges, e.g. 1131,2680,30001..30004 (run in that order,
+    /// each game once).
+    #[arg(long, value_name = "A..B,...", value_parser = deal_list(Source::Pysol))]
+    pub(super) pysol: Option<DealList>,
     /// Number of suits: 1, 2 or 4.
     #[arg(long, value_name = "1|2|4", default_value = "4", value_parser = parse_suits)]
     pub(super) suits: SuitCount,
@@ -264,19 +268,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// The validated configuration from the raw flags.
 fn config(args: &Args) -> anyhow::Result<BatchConfig> {
-    let (source, range) = match (&args.number, &args.pysol) {
-        (Some(range), None) => (Source::Own, range),
-        (None, Some(range)) => (Source::Pysol, range),
+    let (source, deals) = match (&args.number, &args.pysol) {
+        (Some(deals), None) => (Source::Own, deals.clone()),
+        (None, Some(deals)) => (Source::Pysol, deals.clone()),
         _ => anyhow::bail!("give exactly one of --number A..B and --pysol A..B"),
     };
-    let range: DealRange = range.parse()?;
     let shard: Shard = match &args.shard {
         Some(text) => text.parse()?,
         None => Shard::WHOLE,
     };
     let config = BatchConfig {
         source,
-        range,
+        deals,
         shard,
         suits: args.suits,
         rules: args.rules,
@@ -287,6 +290,14 @@ fn config(args: &Args) -> anyhow::Result<BatchConfig> {
     };
     config.validate()?;
     Ok(config)
+}
+
+/// The reader of `--number` or `--pysol`: a list of deals of `source`,
+/// each number within the source's.
+pub(super) fn deal_list(
+    source: Source,
+) -> impl Fn(&str) -> Result<DealList, String> + Clone + Send + Sync {
+    move |text| DealList::parse_up_to(text, source.max_number()).map_err(|err| err.to_string())
 }
 
 /// `--summarize`: merge results files and summarize them.

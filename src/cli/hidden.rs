@@ -115,7 +115,7 @@ pub fn run(
             if cancel.load(Ordering::Relaxed) {
                 return Ok(());
             }
-            let number = config.shard.number(config.range, i);
+            let number = config.shard.number(&config.deals, i);
             if done.contains(&number) {
                 return Ok(());
             }
@@ -202,7 +202,7 @@ pub fn run(
     if json {
         let json = serde_json::json!({
             "source": config.source,
-            "range": config.range.to_string(),
+            "range": config.deals.to_string(),
             "suits": config.suits.count(),
             "rules": config.rules.to_string(),
             "settings": {
@@ -238,7 +238,7 @@ pub fn run(
             out,
             "deals                {n} ({} {}, {}, {} rules)",
             config.source,
-            config.range,
+            config.deals,
             count(config.suits.count() as u64, "suit"),
             config.rules
         )?;

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use spider_analyzer::batch::DealRange;
+use spider_analyzer::batch::{DealList, Source};
 use spider_analyzer::cards::SuitCount;
 use spider_analyzer::unknown::odds;
 use spider_analyzer::unknown::playout::{
@@ -22,10 +22,11 @@ pub struct Args {
     /// The suit count whose weights are learned (the file keeps the others).
     #[arg(long, value_name = "1|2|4", value_parser = super::deal::parse_suits, required_unless_present_any = ["calibrate", "odds"])]
     pub suits: Option<SuitCount>,
-    /// The own numbered deals the policy plays, A..B (both inclusive), at
-    /// `--suits` suits and standard rules.
-    #[arg(long, value_name = "A..B", required_unless_present_any = ["calibrate", "odds"])]
-    pub deals: Option<String>,
+    /// The own numbered deals the policy plays, A..B (both inclusive) or a
+    /// list of numbers and ranges like 1..100,500..600, at `--suits` suits
+    /// and standard rules.
+    #[arg(long, value_name = "A..B,...", required_unless_present_any = ["calibrate", "odds"], value_parser = super::batch::deal_list(Source::Own))]
+    pub deals: Option<DealList>,
     /// Instead of learning weights: fit the calibration of the search
     /// player's chance on the blind games of these results files
     /// (`spider batch --hidden --player search -o FILE`), one per suit
@@ -85,10 +86,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (Some(suits), Some(deals)) = (args.suits, &args.deals) else {
         anyhow::bail!("give --suits and --deals, or --calibrate FILE...");
     };
-    let range: DealRange = deals.parse()?;
-    let (first, last) = (range.first as u64, range.last as u64);
-    if range.last > u64::MAX as u128 || last - first >= 100_000 {
-        anyhow::bail!("--deals: at most 100000 deals, numbered below 2^64");
+    if deals.len() > 100_000 {
+        anyhow::bail!("--deals: at most 100000 deals");
     }
     let mut file = base_file(&args)?;
     super::output::check(&args.output, &[], args.force)?;
@@ -107,7 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         budget: args.budget,
         ..Training::default()
     };
-    let tables = own_tables(first, last, suits);
+    let tables = own_tables(deals.numbers().map(|n| n as u64), suits);
     let (weights, played) = pool.install(|| {
         let before = evaluate(&tables, &start, args.budget);
         eprintln!(
@@ -131,7 +130,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     file.trained.push(TrainedWith {
         suits,
         command: format!(
-            "spider train --suits {suits} --deals {first}..{last} --rounds {} --population {} --budget {} --seed {}{}",
+            "spider train --suits {suits} --deals {deals} --rounds {} --population {} --budget {} --seed {}{}",
             args.rounds,
             args.population,
             args.budget,

@@ -61,9 +61,10 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
-/// Own numbered deals `first..=last` at `suits` suits, standard rules.
-pub fn own_tables(first: u64, last: u64, suits: SuitCount) -> Vec<Table> {
-    (first..=last)
+/// These own numbered deals at `suits` suits, standard rules.
+pub fn own_tables(numbers: impl IntoIterator<Item = u64>, suits: SuitCount) -> Vec<Table> {
+    numbers
+        .into_iter()
         .map(|n| Table::new(&numbered::deal(n, suits, Rules::Standard)).expect("a numbered deal"))
         .collect()
 }
@@ -197,13 +198,26 @@ mod tests {
 
     /// Training is reproducible: the same tables and seed give the same
     /// weights, and the weights it returns score at least as well on its
-    /// tables as the distribution's first mean did in its first round.
+    /// tables as the distribution's first mean did in its first round. On
+    /// 6 deals and 6 draws a round;
+    /// [`training_on_three_deals_is_seeded_and_does_not_lose_ground`] on 3
+    /// and 4, in a quarter of the time.
     #[test]
+    #[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
     fn training_is_seeded_and_does_not_lose_ground() {
-        let tables = own_tables(1, 6, SuitCount::One);
+        seeded_training(6, 6);
+    }
+
+    #[test]
+    fn training_on_three_deals_is_seeded_and_does_not_lose_ground() {
+        seeded_training(3, 4);
+    }
+
+    fn seeded_training(deals: u64, population: usize) {
+        let tables = own_tables(1..=deals, SuitCount::One);
         let settings = Training {
             rounds: 2,
-            population: 6,
+            population,
             elite: 0.34,
             seed: 7,
             budget: 50,
@@ -215,15 +229,15 @@ mod tests {
         });
         let (b, _) = train(&tables, &start, &settings, &mut |_| {});
         assert_eq!(a, b);
-        assert_eq!(played.games, 6);
-        assert!(first.unwrap().games == 6);
+        assert_eq!(played.games, deals as usize);
+        assert!(first.unwrap().games == deals as usize);
     }
 
     /// The shipped 1-suit weights win blind games the starting weights
     /// lose: over own 1-suit deals 1..40 they win more.
     #[test]
     fn the_shipped_weights_beat_the_starting_ones_at_one_suit() {
-        let tables = own_tables(1, 40, SuitCount::One);
+        let tables = own_tables(1..=40, SuitCount::One);
         let shipped = evaluate(&tables, &shipped(SuitCount::One), LINE_POSITIONS);
         let start = evaluate(&tables, &starting_weights(SuitCount::One), LINE_POSITIONS);
         assert!(

@@ -165,6 +165,83 @@ fn shards_cover_the_range_and_summaries_merge() {
         .stderr(predicate::str::contains("4 duplicate records"));
 }
 
+/// A list of games (`--pysol 3,1..2`) is played in the order given (one
+/// at a time: `-j 1`), each once, and resumes like a range; a bad list is
+/// refused naming the flag and the item, with no file written.
+#[test]
+fn a_list_of_games_is_played_in_its_order_and_resumes() {
+    let dir = crate::scratch();
+    let out = dir.path().join("list.jsonl");
+    let out_text = out.to_str().unwrap();
+    spider()
+        .args(["batch", "--pysol", "3,1..2", "-j", "1"])
+        .args(QUICK)
+        .args(["-o", out_text])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("deals                3"));
+    let in_order: Vec<u64> = records(&out)
+        .iter()
+        .map(|r| r["number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(in_order, [3, 1, 2]);
+    assert!(records(&out).iter().all(|r| r["source"] == "pysol"));
+
+    // A longer list over the same file: the three are kept, the new ones
+    // added after them, in their order.
+    spider()
+        .args(["batch", "--pysol", "5,1..3,4", "-j", "1"])
+        .args(QUICK)
+        .args(["-o", out_text])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("3 of 5 deals already"));
+    let in_order: Vec<u64> = records(&out)
+        .iter()
+        .map(|r| r["number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(in_order, [3, 1, 2, 5, 4]);
+
+    // Shards of a list follow its order: 5, 2 and 4 for shard 1/2.
+    let shard = dir.path().join("shard.jsonl");
+    spider()
+        .args(["batch", "--pysol", "5,1..3,4", "--shard", "1/2", "-j", "1"])
+        .args(QUICK)
+        .args(["-o", shard.to_str().unwrap()])
+        .assert()
+        .success();
+    assert_eq!(numbers(&shard), [2, 4, 5]);
+
+    for (list, says) in [
+        ("1..10,5", "deal 5 is given twice, in `1..10` and in `5`"),
+        ("1,,2", "item 2 is empty"),
+        (
+            "4,9..7",
+            "in `9..7`, the first number is larger than the last",
+        ),
+        ("1,x", "in `x`, `x` is not a deal number"),
+        (
+            "3,5..100000000000000000001",
+            "`5..100000000000000000001` goes past 100000000000000000000",
+        ),
+        (
+            "1,999999999999999999999999999999999999999999",
+            "is too large a number",
+        ),
+    ] {
+        let bad = dir.path().join("bad.jsonl");
+        spider()
+            .args(["batch", "--pysol", list])
+            .args(QUICK)
+            .args(["-o", bad.to_str().unwrap()])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--pysol"))
+            .stderr(predicate::str::contains(says));
+        assert!(!bad.exists(), "{list}: a file was written");
+    }
+}
+
 #[test]
 fn text_summary_without_a_results_file() {
     spider()

@@ -849,18 +849,32 @@ fn graph_count_on_disk_in_one_process_or_many_counts_the_same() {
 /// interval on: never within the default 600 s of a short proof, at every
 /// report with an interval of a millisecond (the same verdict either way);
 /// `0` writes none, and a value that is no number of seconds is refused;
-/// `graph --count` alike.
+/// `graph --count` alike. The runs that write nothing prove
+/// [`SMALL_LOST`]; those that log prove [`LOST`] (some 0.4 s, many reports).
 #[test]
 fn analyze_in_the_background_writes_its_progress_every_so_often() {
+    progress_every_so_often(SMALL_LOST);
+}
+
+/// [`analyze_in_the_background_writes_its_progress_every_so_often`] with
+/// every run proving [`LOST`].
+#[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
+fn analyze_in_the_background_writes_its_progress_every_so_often_on_a_longer_proof() {
+    progress_every_so_often(LOST);
+}
+
+/// The progress checks, with the runs that log none proving `quiet`.
+fn progress_every_so_often(quiet: &str) {
     let dir = crate::scratch();
-    let file = dir.path().join("lost.yaml");
-    // A proof of some 0.4 s, many reports.
+    let (file, quiet_file) = (dir.path().join("lost.yaml"), dir.path().join("quiet.yaml"));
     std::fs::write(&file, LOST).unwrap();
-    let analyze = |extra: &[&str]| {
+    std::fs::write(&quiet_file, quiet).unwrap();
+    let analyze = |extra: &[&str], file: &std::path::Path| {
         Command::cargo_bin("spider")
             .unwrap()
             .arg("analyze")
-            .arg(&file)
+            .arg(file)
             .args(["--exhaustive-only", "--no-completions", "--time-limit", "0"])
             .args(extra)
             .output()
@@ -878,12 +892,12 @@ fn analyze_in_the_background_writes_its_progress_every_so_often() {
         (&["--progress-every", "0.001"][..], true),
         (&["--progress-every", "0"][..], false),
     ] {
-        let output = analyze(extra);
+        let output = analyze(extra, if logged { &file } else { &quiet_file });
         assert_eq!(output.status.code(), Some(1), "{extra:?}");
         assert!(String::from_utf8_lossy(&output.stdout).contains("unwinnable"));
         assert_eq!(lines(&output) > 0, logged, "{extra:?}");
     }
-    let output = analyze(&["--progress-every", "soon"]);
+    let output = analyze(&["--progress-every", "soon"], &quiet_file);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("--progress-every") && stderr.contains("`soon` is not a number"));
@@ -892,7 +906,7 @@ fn analyze_in_the_background_writes_its_progress_every_so_often() {
         let output = Command::cargo_bin("spider")
             .unwrap()
             .args(["graph", "--count", "--progress-every", every])
-            .arg(&file)
+            .arg(if logged { &file } else { &quiet_file })
             .output()
             .unwrap();
         assert_eq!(output.status.code(), Some(0), "{output:?}");

@@ -208,9 +208,13 @@ fn interrupt_when_logged(args: &[&str], marker: &str) -> (Option<i32>, String) {
 }
 
 /// The line of `text` that says Ctrl-C stopped the tries of the moves of
-/// a hint over 60 sampled completions, and after how many of its 14 moves.
-fn tries_cut(text: &str) -> (&str, usize) {
-    let said = "stopped by Ctrl-C while each move was tried: the 60 sampled completions decided (the share is complete); the moves' tries were cut after ";
+/// a hint over `samples` sampled completions, and after how many of its
+/// 14 moves.
+fn tries_cut(text: &str, samples: usize) -> (&str, usize) {
+    let said = format!(
+        "stopped by Ctrl-C while each move was tried: the {samples} sampled completions decided (the share is complete); the moves' tries were cut after "
+    );
+    let said = said.as_str();
     let stop = text
         .lines()
         .find(|l| l.starts_with(said))
@@ -233,15 +237,28 @@ fn tries_cut(text: &str) -> (&str, usize) {
 /// tries were cut after M of the 14 moves; it exits 3 (Ctrl-C stopped
 /// it), as its --help says. The signal is sent once standard error logs
 /// the tries (`--progress-every 1`), so the sample is done by then.
+/// [`analyze_hint_of_30_stopped_by_ctrl_c_while_it_tries_the_moves_says_so`]
+/// is the same over 30 completions, in half the time.
 #[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
 fn analyze_hint_stopped_by_ctrl_c_while_it_tries_the_moves_says_so() {
+    analyze_hint_interrupted(60);
+}
+
+#[test]
+fn analyze_hint_of_30_stopped_by_ctrl_c_while_it_tries_the_moves_says_so() {
+    analyze_hint_interrupted(30);
+}
+
+fn analyze_hint_interrupted(samples: usize) {
+    let samples_text = samples.to_string();
     let (code, text) = interrupt_when_logged(
         &[
             "analyze",
             TWO_SUIT_77,
             "--hint",
             "--samples",
-            "60",
+            &samples_text,
             "--verify-moves",
             "0",
             "-j",
@@ -255,12 +272,13 @@ fn analyze_hint_stopped_by_ctrl_c_while_it_tries_the_moves_says_so() {
         ": hint: ",
     );
     assert_eq!(code, Some(3), "{text}");
-    let (stop, _) = tries_cut(&text);
+    let (stop, _) = tries_cut(&text, samples);
     // The verdict line says it too, over the whole sample; nothing says
     // the sample was cut.
     let verdict = text.lines().find(|l| l.starts_with("verdict: ")).unwrap();
     assert!(
-        verdict.contains(" of 60 sampled completions, ") && verdict.contains(&format!("({stop})")),
+        verdict.contains(&format!(" of {samples} sampled completions, "))
+            && verdict.contains(&format!("({stop})")),
         "{verdict}"
     );
     assert!(!text.contains("stopped by Ctrl-C: "), "{text}");
@@ -268,15 +286,28 @@ fn analyze_hint_stopped_by_ctrl_c_while_it_tries_the_moves_says_so() {
 }
 
 /// `hint` says the same when Ctrl-C stops it while it tries each move,
-/// and exits 3, as its --help says.
+/// and exits 3, as its --help says (over 60 completions;
+/// [`hint_of_30_stopped_by_ctrl_c_while_it_tries_the_moves_says_so`]
+/// over 30).
 #[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
 fn hint_stopped_by_ctrl_c_while_it_tries_the_moves_says_so() {
+    hint_interrupted(60);
+}
+
+#[test]
+fn hint_of_30_stopped_by_ctrl_c_while_it_tries_the_moves_says_so() {
+    hint_interrupted(30);
+}
+
+fn hint_interrupted(samples: usize) {
+    let samples_text = samples.to_string();
     let (code, text) = interrupt_when_logged(
         &[
             "hint",
             TWO_SUIT_77,
             "--samples",
-            "60",
+            &samples_text,
             "--verify-moves",
             "0",
             "-j",
@@ -287,9 +318,9 @@ fn hint_stopped_by_ctrl_c_while_it_tries_the_moves_says_so() {
         " moves tried in ",
     );
     assert_eq!(code, Some(3), "{text}");
-    tries_cut(&text);
+    tries_cut(&text, samples);
     assert!(
-        text.contains("sample: 60 completions drawn uniformly"),
+        text.contains(&format!("sample: {samples} completions drawn uniformly")),
         "{text}"
     );
     assert!(!text.contains("stopped by Ctrl-C: "), "{text}");

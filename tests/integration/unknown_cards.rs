@@ -308,8 +308,25 @@ fn the_hint_puts_the_only_winning_move_first() {
         .stdout(predicate::str::contains("move to play now: 6-5/1"));
 }
 
+/// `batch --hidden` of own deals 1 and 2 at 1 suit with the default
+/// player (about 5 s of CPU a run): see [`hidden_play`].
 #[test]
+#[ignore = "slow: runs with `cargo test -- --ignored` (CI runs it)"]
 fn hidden_play_reports_both_shares_and_repeats_with_its_seed() {
+    hidden_play(&[]);
+}
+
+/// [`hidden_play_reports_both_shares_and_repeats_with_its_seed`] with a
+/// lookahead of 2,000 positions: under a second a run.
+#[test]
+fn hidden_play_with_a_short_lookahead_reports_both_shares_and_repeats() {
+    hidden_play(&["--lookahead", "2000"]);
+}
+
+/// `batch --hidden` of own deals 1 and 2 at 1 suit with the player
+/// `flags`: both are winnable with the cards known, the share won blind is
+/// reported, and the same seed plays the same games (the same lines).
+fn hidden_play(flags: &[&str]) {
     let run = || {
         json_of(
             &spider()
@@ -332,6 +349,7 @@ fn hidden_play_reports_both_shares_and_repeats_with_its_seed() {
                     "1",
                     "--json",
                 ])
+                .args(flags)
                 .assert()
                 .code(0)
                 .get_output()
@@ -348,10 +366,24 @@ fn hidden_play_reports_both_shares_and_repeats_with_its_seed() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|g| (g["hidden"]["won"].clone(), g["hidden"]["moves"].clone()))
+            .map(|g| {
+                let blind = &g["blind"];
+                assert!(blind["moves"].as_u64().unwrap() > 0, "{g}");
+                (
+                    blind["won"].as_bool().unwrap(),
+                    blind["moves"].clone(),
+                    blind["line"].as_str().unwrap().to_string(),
+                )
+            })
             .collect::<Vec<_>>()
     };
-    assert_eq!(games(&a), games(&run()));
+    let played = games(&a);
+    assert_eq!(
+        played.iter().filter(|(won, ..)| *won).count() as u64,
+        won,
+        "{a}"
+    );
+    assert_eq!(played, games(&run()));
 }
 
 /// A hint that knows nothing says so and exits 3 instead of naming a move;
