@@ -25,11 +25,17 @@ fn records(path: &Path) -> Vec<Value> {
         .collect()
 }
 
-fn numbers(path: &Path) -> Vec<u64> {
-    let mut numbers: Vec<u64> = records(path)
+/// The deal numbers of a results file, in the order its rows were written.
+fn numbers_in_order(path: &Path) -> Vec<u64> {
+    records(path)
         .iter()
         .map(|r| r["number"].as_u64().unwrap())
-        .collect();
+        .collect()
+}
+
+/// The deal numbers of a results file, sorted.
+fn numbers(path: &Path) -> Vec<u64> {
+    let mut numbers = numbers_in_order(path);
     numbers.sort();
     numbers
 }
@@ -180,11 +186,7 @@ fn a_list_of_games_is_played_in_its_order_and_resumes() {
         .assert()
         .success()
         .stdout(predicate::str::contains("deals                3"));
-    let in_order: Vec<u64> = records(&out)
-        .iter()
-        .map(|r| r["number"].as_u64().unwrap())
-        .collect();
-    assert_eq!(in_order, [3, 1, 2]);
+    assert_eq!(numbers_in_order(&out), [3, 1, 2]);
     assert!(records(&out).iter().all(|r| r["source"] == "pysol"));
 
     // A longer list over the same file: the three are kept, the new ones
@@ -196,11 +198,7 @@ fn a_list_of_games_is_played_in_its_order_and_resumes() {
         .assert()
         .success()
         .stderr(predicate::str::contains("3 of 5 deals already"));
-    let in_order: Vec<u64> = records(&out)
-        .iter()
-        .map(|r| r["number"].as_u64().unwrap())
-        .collect();
-    assert_eq!(in_order, [3, 1, 2, 5, 4]);
+    assert_eq!(numbers_in_order(&out), [3, 1, 2, 5, 4]);
 
     // Shards of a list follow its order: 5, 2 and 4 for shard 1/2.
     let shard = dir.path().join("shard.jsonl");
