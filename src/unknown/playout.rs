@@ -620,34 +620,54 @@ mod tests {
     #[test]
     fn at_four_suits_its_lines_break_no_same_suit_run() {
         let mut splits_passed = 0;
-        for number in 1..=3 {
+        four_suit_games(
+            1..=3,
+            |_, _, _, _| {},
+            |number, masked, position, mv| {
+                let mut legal = Vec::new();
+                let runs = masked.moves(position, &mut legal);
+                let mut kept = legal.clone();
+                keep_runs_whole(position, runs, &mut kept);
+                splits_passed += legal.len() - kept.len();
+                assert!(kept.contains(&mv), "deal {number}: {mv} splits a run");
+            },
+        );
+        assert!(splits_passed > 0);
+    }
+
+    /// Whole blind games of own 4-suit deals `numbers`, each decision the
+    /// policy's line at 300 positions with the starting weights, the cards
+    /// turned up as they come: `decision` hears each decision (the deal's
+    /// number, the masked game, the position, the keys met so far), then
+    /// `each_move` each move of its line before it is played.
+    fn four_suit_games(
+        numbers: std::ops::RangeInclusive<u64>,
+        mut decision: impl FnMut(u64, &Game, &Position, &[u128]),
+        mut each_move: impl FnMut(u64, &Game, &Position, Move),
+    ) {
+        let weights = starting_weights(SuitCount::Four);
+        for number in numbers {
             let deal = numbered::deal(number, SuitCount::Four, Rules::Standard);
             let masked = Game::new(&View::of(&deal).unwrap().deal()).unwrap();
             let real = Game::new(&deal).unwrap();
-            let weights = starting_weights(SuitCount::Four);
             let mut position = masked.start().clone();
             let mut met = Vec::new();
             let mut scratch = Scratch::default();
             for _ in 0..300 {
                 met.push(masked.key(&position));
+                decision(number, &masked, &position, &met);
                 let Some(line) =
                     best_line(&masked, &position, &weights, 300, &met, true, &mut scratch)
                 else {
                     break;
                 };
                 for mv in line {
-                    let mut legal = Vec::new();
-                    let runs = masked.moves(&position, &mut legal);
-                    let mut kept = legal.clone();
-                    keep_runs_whole(&position, runs, &mut kept);
-                    splits_passed += legal.len() - kept.len();
-                    assert!(kept.contains(&mv), "deal {number}: {mv} splits a run");
+                    each_move(number, &masked, &position, mv);
                     position = real.apply(&position, mv).position;
                     met.push(masked.key(&position));
                 }
             }
         }
-        assert!(splits_passed > 0);
     }
 
     /// Best first or breadth first, a search that reaches every position
@@ -670,45 +690,39 @@ mod tests {
             }
             last
         };
+        let weights = starting_weights(SuitCount::Four);
         let (mut compared, mut differed) = (0, 0);
-        for number in 1..=2 {
-            let deal = numbered::deal(number, SuitCount::Four, Rules::Standard);
-            let masked = Game::new(&View::of(&deal).unwrap().deal()).unwrap();
-            let real = Game::new(&deal).unwrap();
-            let weights = starting_weights(SuitCount::Four);
-            let mut position = masked.start().clone();
-            let mut met = Vec::new();
-            let mut scratch = Scratch::default();
-            for _ in 0..300 {
-                met.push(masked.key(&position));
-                let scores = |best_first, budget, scratch: &mut Scratch| {
+        let mut scratch = Scratch::default();
+        four_suit_games(
+            1..=2,
+            |number, masked, position, met| {
+                let mut scores = |best_first, budget| {
                     let found = search(
-                        &masked, &position, &weights, budget, &met, true, 10, scratch, best_first,
+                        masked,
+                        position,
+                        &weights,
+                        budget,
+                        met,
+                        true,
+                        10,
+                        &mut scratch,
+                        best_first,
                     );
                     let scores: Vec<f32> = found
                         .iter()
-                        .map(|line| line_score(&masked, &position, line, &weights))
+                        .map(|line| line_score(masked, position, line, &weights))
                         .collect();
                     (scores, scratch.tree.len())
                 };
-                let (best, reached) = scores(true, 5_000, &mut scratch);
+                let (best, reached) = scores(true, 5_000);
                 if reached < 5_000 {
-                    assert_eq!(best, scores(false, 5_000, &mut scratch).0, "deal {number}");
+                    assert_eq!(best, scores(false, 5_000).0, "deal {number}");
                     compared += 1;
                 }
-                differed += (scores(true, 300, &mut scratch).0
-                    != scores(false, 300, &mut scratch).0) as usize;
-                let Some(line) =
-                    best_line(&masked, &position, &weights, 300, &met, true, &mut scratch)
-                else {
-                    break;
-                };
-                for mv in line {
-                    position = real.apply(&position, mv).position;
-                    met.push(masked.key(&position));
-                }
-            }
-        }
+                differed += (scores(true, 300).0 != scores(false, 300).0) as usize;
+            },
+            |_, _, _, _| {},
+        );
         assert!(compared > 40, "{compared} decisions compared");
         assert!(differed > 0);
     }
